@@ -1,0 +1,1 @@
+"""The Kilforth game: rules engine (``engine/``, pure Python), card data (``content/``) and board rendering."""
