@@ -1,0 +1,1 @@
+"""The platform: lobby, tables, seats, spectators, identities and the realtime consumers."""

@@ -1,0 +1,211 @@
+"""Websocket consumers: thin translators between frames and the services in services.py.
+
+Inbound frames are small JSON objects ({"action": "take_seat", "seat": 2}); htmx's ws extension
+sends a form's fields this way. Outbound frames are HTML fragments whose top-level elements carry
+ids, which the extension swaps into the page out of band.
+"""
+
+import asyncio
+import json
+from collections import OrderedDict
+from dataclasses import replace
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.template.loader import render_to_string
+
+from . import services
+from .identity import PLAYER_ACCESS, access_level, player_from_session
+from .models import Player, Table
+from .realtime import LOBBY_GROUP, table_group, table_message
+from .rendering import (
+    RenderCache,
+    TableSnapshot,
+    load_snapshot,
+    render_lobby_list,
+    render_table_live,
+    viewer_key,
+)
+
+# Close codes (RFC 6455 and the private 4000 range).
+CLOSE_TOO_BIG = 1009
+CLOSE_NOT_FOUND = 4404
+CLOSE_FORBIDDEN = 4403
+
+_fragments = RenderCache()
+_snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
+_loading: dict[tuple[int, str, int], "asyncio.Future[TableSnapshot | None]"] = {}
+SNAPSHOTS_KEPT = 512
+
+
+def error_frame(message: str, code: str = "bad_request") -> str:
+    return render_to_string("tables/_flash.html", {"message": message, "code": code, "oob": True})
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
+        await self.accept()
+        await self.send(text_data=await database_sync_to_async(render_lobby_list)())
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(LOBBY_GROUP, self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # The lobby socket only listens; anything sent to it is answered, never acted on.
+        await self.send(text_data=error_frame("The lobby accepts no messages.", "read_only"))
+
+    async def lobby_html(self, event: dict) -> None:
+        await self.send(text_data=event["html"])
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    table: Table
+    player: Player | None
+    access: str | None
+
+    async def connect(self) -> None:
+        slug = self.scope["url_route"]["kwargs"]["slug"]
+        self.sent_key: tuple | None = None
+        found = await database_sync_to_async(self._load)(slug)
+        if not found:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.channel_layer.group_add(table_group(self.table.pk), self.channel_name)
+        await self.accept()
+        await database_sync_to_async(services.do_connect)(
+            self.table, self.channel_name, self.viewer, self.player
+        )
+        # The full current view at once: a reconnecting browser must not wait for the next change.
+        await self.send_current()
+
+    def _load(self, slug: str) -> bool:
+        session = self.scope["session"]
+        table = Table.objects.filter(slug=slug).first()
+        if table is None:
+            return False
+        self.table = table
+        self.player = player_from_session(session)
+        self.access = access_level(session, table, self.player)
+        if self.access is None:
+            return False
+        self.viewer = f"p{self.player.pk}" if self.player else f"s{session.session_key or ''}"
+        return True
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "table"):
+            await self.channel_layer.group_discard(table_group(self.table.pk), self.channel_name)
+            await database_sync_to_async(services.do_disconnect)(self.channel_name)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else bytes_data
+        if raw is None:
+            return
+        if len(raw) > settings.WEBSOCKET_MAX_MESSAGE_BYTES:
+            await self.close(code=CLOSE_TOO_BIG)
+            return
+        try:
+            message = json.loads(raw)
+        except (ValueError, UnicodeDecodeError):
+            await self.send(text_data=error_frame("That message was not valid JSON.", "malformed"))
+            return
+        if not isinstance(message, dict):
+            await self.send(text_data=error_frame("A message must be a JSON object.", "malformed"))
+            return
+        if message.get("action") == "resync":
+            # A client that suspects it missed something asks for the whole current view again.
+            self.sent_key = None
+            await self.send_current()
+            return
+        try:
+            await database_sync_to_async(self._dispatch)(message)
+        except services.ServiceError as exc:
+            await self.send(text_data=error_frame(exc.message, exc.code))
+
+    def _dispatch(self, message: dict[str, Any]) -> None:
+        # Identity and access are read again for every action: a seat lost or a session logged
+        # out since the socket opened must not keep its powers.
+        session = self.scope["session"]
+        self.table.refresh_from_db()
+        self.player = player_from_session(session)
+        self.access = access_level(session, self.table, self.player)
+        action = message.get("action")
+        if action == "take_seat":
+            services.do_take_seat(self.table, self.player, _seat(message), self.access)
+        elif action == "leave_seat":
+            services.do_leave_seat(self.table, self.player)
+        elif action == "remove_player":
+            services.do_remove_player(self.table, self.player, _seat(message))
+        elif action == "close_table":
+            services.do_close_table(self.table, self.player)
+        elif action == "start_game":
+            services.do_start_game(self.table, self.player)
+        else:
+            raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
+
+    async def send_current(self) -> None:
+        update = await database_sync_to_async(table_message)(self.table.pk)
+        if update is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        await self.table_update(update)
+
+    async def table_update(self, event: dict) -> None:
+        table_id, version = event["table"], event["version"]
+        state_key = (table_id, event["slug"], version, tuple(event["online"]), event["spectators"])
+        if self.sent_key is not None and self.sent_key[2] > version:
+            return  # an older state than what this socket already shows (messages can cross)
+        if self.sent_key == state_key:
+            return
+        snapshot = await _snapshot(table_id, event["slug"], version)
+        if snapshot is None:
+            await self.close(code=CLOSE_NOT_FOUND)
+            return
+        snapshot = replace(snapshot, online=list(event["online"]), spectators=event["spectators"])
+        player_id = self.player.pk if self.player else None
+        access = self.access
+        if player_id is not None and player_id in snapshot.seated_ids:
+            access = PLAYER_ACCESS
+        key = (*state_key, viewer_key(snapshot, player_id, access), access)
+        html = _fragments.get(key)
+        if html is None:
+            html = render_table_live(snapshot, player_id, access)
+            _fragments.put(key, html)
+        self.sent_key = state_key
+        await self.send(text_data=html)
+
+
+def _seat(message: dict[str, Any]) -> int:
+    try:
+        number = int(message.get("seat"))
+    except (TypeError, ValueError) as exc:
+        raise services.ServiceError("Which seat? The message named none.") from exc
+    if not 0 <= number < 8:
+        raise services.ServiceError("That seat does not exist.")
+    return number
+
+
+async def _snapshot(table_id: int, slug: str, version: int) -> TableSnapshot | None:
+    """Load a table version once per process, however many sockets ask for it at once."""
+    key = (table_id, slug, version)
+    snapshot = _snapshots.get(key)
+    if snapshot is not None:
+        _snapshots.move_to_end(key)
+        return snapshot
+    loop = asyncio.get_running_loop()
+    pending = _loading.get(key)
+    if pending is None or pending.get_loop() is not loop:
+        pending = asyncio.ensure_future(database_sync_to_async(load_snapshot)(table_id))
+        _loading[key] = pending
+        try:
+            snapshot = await pending
+        finally:
+            _loading.pop(key, None)
+        if snapshot is not None:
+            _snapshots[key] = snapshot
+            while len(_snapshots) > SNAPSHOTS_KEPT:
+                _snapshots.popitem(last=False)
+        return snapshot
+    return await asyncio.shield(pending)

@@ -1,0 +1,63 @@
+"""Broadcasting lobby and table changes to websockets, after the transaction that made them commits.
+
+A table message carries the table's version and its presence (who is online, how many watch), both
+read once here. Consumers render each distinct view of that state once per process (rendering.py)
+and send the same HTML to every socket sharing it, so a thousand spectators cost one render.
+"""
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+from django.db.models import F
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int) -> str:
+    return f"table-{table_id}"
+
+
+def on_commit_table_changed(table_id: int, bump: bool = False) -> None:
+    if bump:
+        from .models import Table
+
+        Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+    transaction.on_commit(lambda: broadcast_table(table_id))
+
+
+def on_commit_presence(table_id: int) -> None:
+    transaction.on_commit(lambda: broadcast_table(table_id))
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def table_message(table_id: int) -> dict | None:
+    from .models import Table
+    from .rendering import read_presence
+
+    row = Table.objects.filter(pk=table_id).values_list("slug", "version").first()
+    if row is None:
+        return None
+    slug, version = row
+    online, spectators = read_presence(table_id)
+    return {
+        "type": "table.update",
+        "table": table_id,
+        "slug": slug,
+        "version": version,
+        "online": online,
+        "spectators": spectators,
+    }
+
+
+def broadcast_table(table_id: int) -> None:
+    from .rendering import render_lobby_list
+
+    message = table_message(table_id)
+    if message is not None:
+        _send(table_group(table_id), message)
+    _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})

@@ -1,0 +1,141 @@
+"""HTML fragments pushed over websockets: the lobby list and the live part of a table page.
+
+Fragments are rendered without a request (no per-session CSRF token inside them: htmx sends the
+token from the page's hx-headers), so one rendering can be shared by every viewer who sees the same.
+"""
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+from django.template.loader import render_to_string
+
+from .identity import PLAYER_ACCESS
+from .models import Connection, Seat, Table, TableStatus
+
+LOBBY_LIMIT = 100
+
+
+def read_presence(table_id: int) -> tuple[list[int], int]:
+    """(player ids with an open socket to the table, number of distinct non-seated watchers)."""
+    seated = set(
+        Seat.objects.filter(table_id=table_id, player__isnull=False).values_list(
+            "player_id", flat=True
+        )
+    )
+    viewers = Connection.objects.filter(table_id=table_id).values_list("viewer", "player_id")
+    online = sorted({pid for _, pid in viewers if pid in seated})
+    watchers = {viewer for viewer, pid in viewers if pid not in seated}
+    return online, len(watchers)
+
+
+def lobby_tables() -> list[Table]:
+    tables = list(
+        Table.objects.filter(
+            visibility="public", status__in=[TableStatus.OPEN, TableStatus.STARTED]
+        )
+        .select_related("host")
+        .annotate(
+            taken=Count("seats", filter=Q(seats__player__isnull=False), distinct=True),
+        )
+        .order_by("status", "-created")[:LOBBY_LIMIT]
+    )
+    for table in tables:
+        _, table.spectators = read_presence(table.pk)
+    return tables
+
+
+def render_lobby_list() -> str:
+    return render_to_string("tables/_lobby_list.html", {"tables": lobby_tables()})
+
+
+@dataclass(frozen=True)
+class SeatView:
+    number: int
+    player_id: int | None
+    player_name: str | None
+
+    @property
+    def label(self) -> str:
+        return f"Seat {self.number + 1}"
+
+
+@dataclass
+class TableSnapshot:
+    """Everything the live fragment shows, read in one go for one version of a table."""
+
+    table: Table
+    seats: list[SeatView]
+    online: list[int] = field(default_factory=list)
+    spectators: int = 0
+
+    @property
+    def seated_ids(self) -> set[int]:
+        return {s.player_id for s in self.seats if s.player_id is not None}
+
+    @property
+    def full(self) -> bool:
+        return all(s.player_id is not None for s in self.seats)
+
+
+def load_snapshot(table_id: int) -> TableSnapshot | None:
+    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    if table is None:
+        return None
+    seats = [
+        SeatView(s.number, s.player_id, s.player.name if s.player else None)
+        for s in Seat.objects.filter(table=table).select_related("player")
+    ]
+    online, spectators = read_presence(table_id)
+    return TableSnapshot(table=table, seats=seats, online=online, spectators=spectators)
+
+
+def viewer_key(snapshot: TableSnapshot, player_id: int | None, access: str | None) -> tuple:
+    """Viewers with the same key see the same fragment."""
+    if player_id is not None and (
+        player_id in snapshot.seated_ids or player_id == snapshot.table.host_id
+    ):
+        return ("player", player_id)
+    return ("visitor", access == PLAYER_ACCESS, player_id is not None)
+
+
+def render_table_live(
+    snapshot: TableSnapshot, player_id: int | None, access: str | None, request: object = None
+) -> str:
+    table = snapshot.table
+    is_host = player_id is not None and player_id == table.host_id
+    my_seat = next((s.number for s in snapshot.seats if s.player_id == player_id), None)
+    context = {
+        "table": table,
+        "seats": snapshot.seats,
+        "online": set(snapshot.online),
+        "spectators": snapshot.spectators,
+        "is_host": is_host,
+        "my_seat": my_seat,
+        "can_sit": access == PLAYER_ACCESS and table.is_open,
+        "has_player": player_id is not None,
+        "full": snapshot.full,
+    }
+    # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
+    # viewer's own, so one rendering can serve every socket with the same view.
+    return render_to_string("tables/_table_live.html", context, request=request)
+
+
+class RenderCache:
+    """Per-process memo of rendered fragments, keyed by table state and viewer key (LRU)."""
+
+    def __init__(self, size: int = 2048) -> None:
+        self.size = size
+        self.items: OrderedDict[tuple, str] = OrderedDict()
+
+    def get(self, key: tuple) -> str | None:
+        html = self.items.get(key)
+        if html is not None:
+            self.items.move_to_end(key)
+        return html
+
+    def put(self, key: tuple, html: str) -> None:
+        self.items[key] = html
+        self.items.move_to_end(key)
+        while len(self.items) > self.size:
+            self.items.popitem(last=False)

@@ -1,0 +1,20 @@
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("", views.lobby, name="lobby"),
+    path("welcome/", views.welcome, name="welcome"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("tables/new/", views.create_table, name="create_table"),
+    path("t/<slug:slug>/", views.table_page, name="table"),
+    path("t/<slug:slug>/settings/", views.table_settings, name="table_settings"),
+    path("t/<slug:slug>/seats/<int:number>/take/", views.take_seat, name="take_seat"),
+    path("t/<slug:slug>/seats/<int:number>/remove/", views.remove_player, name="remove_player"),
+    path("t/<slug:slug>/leave/", views.leave_seat, name="leave_seat"),
+    path("t/<slug:slug>/close/", views.close_table, name="close_table"),
+    path("t/<slug:slug>/start/", views.start_game, name="start_game"),
+    path("join/<str:token>/", views.join_by_invite, name="join"),
+    path("watch/<str:token>/", views.watch_by_link, name="watch"),
+    path("healthz", views.healthz, name="healthz"),
+]

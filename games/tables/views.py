@@ -1,0 +1,210 @@
+"""Function views: parse the request, call one service, turn its answer into a response."""
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.http import require_http_methods, require_POST
+
+from . import services
+from .forms import DisplayNameForm, SignUpForm, TableSettingsForm
+from .identity import (
+    PLAYER_ACCESS,
+    SPECTATOR_ACCESS,
+    access_level,
+    grant_access,
+    player_from_session,
+    remember_player,
+)
+from .models import Table
+from .rendering import load_snapshot, lobby_tables, render_table_live
+
+View = Callable[..., HttpResponse]
+
+
+def _safe_next(request: HttpRequest, default: str) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return target
+    return default
+
+
+def requires_name(view: View) -> View:
+    """Guests pick a display name on their first visit; the name lives in their session."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        request.player = player_from_session(request.session)
+        if request.player is None:
+            if request.method != "GET" or request.htmx:
+                return _refuse(request, services.Forbidden("Choose a display name first."), "lobby")
+            return redirect(f"{reverse('welcome')}?{urlencode({'next': request.get_full_path()})}")
+        return view(request, *args, **kwargs)
+
+    return wrapper
+
+
+def _refuse(request: HttpRequest, error: services.ServiceError, back: str) -> HttpResponse:
+    """A clear error with the right status; htmx swaps it into the page's flash area."""
+    context = {"message": error.message, "code": error.code, "back": back}
+    template = "tables/_flash.html" if request.htmx else "tables/refused.html"
+    return render(request, template, context, status=error.status)
+
+
+def _done(request: HttpRequest, table: Table) -> HttpResponse:
+    # htmx: clear the flash; the websocket brings the new state to this page like to every other.
+    if request.htmx:
+        return render(request, "tables/_flash.html", {"message": ""})
+    return redirect(table)
+
+
+def _table_or_404(request: HttpRequest, slug: str) -> tuple[Table, str]:
+    table = get_object_or_404(Table, slug=slug)
+    access = access_level(request.session, table, player_from_session(request.session))
+    if access is None:
+        # An unlisted table does not exist for those without its link.
+        raise Http404("No such table")
+    return table, access
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/lobby.html", {"tables": lobby_tables()})
+
+
+@require_http_methods(["GET", "POST"])
+def welcome(request: HttpRequest) -> HttpResponse:
+    player = player_from_session(request.session)
+    form = DisplayNameForm(request.POST or None, initial={"name": player.name if player else ""})
+    if request.method == "POST" and form.is_valid():
+        player = services.do_set_display_name(player, form.cleaned_data["name"])
+        remember_player(request.session, player)
+        messages.success(request, f"Welcome, {player.name}.")
+        return redirect(_safe_next(request, reverse("lobby")))
+    return render(request, "tables/welcome.html", {"form": form, "next": _safe_next(request, "")})
+
+
+@require_http_methods(["GET", "POST"])
+def signup(request: HttpRequest) -> HttpResponse:
+    form = SignUpForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = form.save()
+        # The login signal adopts the guest player of this browser, with its name and seats.
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        messages.success(request, "Your account is ready; your name and seats come with you.")
+        return redirect(_safe_next(request, reverse("lobby")))
+    return render(request, "registration/signup.html", {"form": form})
+
+
+@requires_name
+@require_http_methods(["GET", "POST"])
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = TableSettingsForm(
+        request.POST or None, initial={"name": f"{request.player.name}'s table"}
+    )
+    if request.method == "POST" and form.is_valid():
+        table = services.do_create_table(request.player, form.cleaned_data)
+        return redirect(table)
+    return render(request, "tables/table_form.html", {"form": form, "creating": True})
+
+
+def table_page(request: HttpRequest, slug: str) -> HttpResponse:
+    table, access = _table_or_404(request, slug)
+    player = player_from_session(request.session)
+    snapshot = load_snapshot(table.pk)
+    live = render_table_live(snapshot, player.pk if player else None, access, request=request)
+    context = {"table": table, "live": live, "access": access, "player": player}
+    return render(request, "tables/table.html", context)
+
+
+def join_by_invite(request: HttpRequest, token: str) -> HttpResponse:
+    table = get_object_or_404(Table, invite_token=token)
+    grant_access(request.session, table, PLAYER_ACCESS)
+    return redirect(table)
+
+
+def watch_by_link(request: HttpRequest, token: str) -> HttpResponse:
+    table = get_object_or_404(Table, spectate_token=token)
+    grant_access(request.session, table, SPECTATOR_ACCESS)
+    return redirect(table)
+
+
+def _service_view(action: Callable[[HttpRequest, Table, str], None]) -> View:
+    """POST-only table action: run one service call, answer with a result or a clear refusal."""
+
+    @require_POST
+    @requires_name
+    @wraps(action)
+    def wrapper(request: HttpRequest, slug: str, **kwargs: Any) -> HttpResponse:
+        table, access = _table_or_404(request, slug)
+        try:
+            action(request, table, access, **kwargs)
+        except services.ServiceError as error:
+            return _refuse(request, error, table.get_absolute_url())
+        return _done(request, table)
+
+    return wrapper
+
+
+# URLs and people count seats from 1; the services count from 0.
+@_service_view
+def take_seat(request: HttpRequest, table: Table, access: str, number: int) -> None:
+    services.do_take_seat(table, request.player, number - 1, access)
+
+
+@_service_view
+def leave_seat(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_leave_seat(table, request.player)
+
+
+@_service_view
+def remove_player(request: HttpRequest, table: Table, access: str, number: int) -> None:
+    services.do_remove_player(table, request.player, number - 1)
+
+
+@_service_view
+def close_table(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_close_table(table, request.player)
+
+
+@_service_view
+def start_game(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_start_game(table, request.player)
+
+
+@requires_name
+@require_http_methods(["GET", "POST"])
+def table_settings(request: HttpRequest, slug: str) -> HttpResponse:
+    table, _ = _table_or_404(request, slug)
+    try:
+        services.check_host(table, request.player)
+        services.check_open(table)
+    except services.ServiceError as error:
+        return _refuse(request, error, table.get_absolute_url())
+    form = TableSettingsForm(request.POST or None, instance=Table.objects.get(pk=table.pk))
+    seen = request.POST.get("version", table.version)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.do_update_settings(table, request.player, form.cleaned_data, int(seen))
+        except (TypeError, ValueError):
+            return _refuse(request, services.ServiceError("The form was damaged."), "")
+        except services.ServiceError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect(table)
+    context = {"form": form, "table": table, "version": table.version, "creating": False}
+    status = 400 if form.errors else 200
+    return render(request, "tables/table_form.html", context, status=status)
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("ok", content_type="text/plain")

@@ -1,0 +1,82 @@
+"""Shared fixtures: real services (Redis, PostgreSQL) and helpers to act as people at a table.
+
+Services: under CI=true a test that needs Redis or PostgreSQL fails when it cannot reach them;
+elsewhere it skips with the reason, so a newcomer without the services still gets a green run.
+"""
+
+import os
+import socket
+from collections.abc import Callable
+from urllib.parse import urlparse
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_POSTGRES_URL = "postgres://postgres:postgres@127.0.0.1:5432/kilforth"
+
+
+def service_missing(what: str, reason: str) -> None:
+    message = f"{what} is not reachable ({reason})"
+    if IN_CI:
+        pytest.fail(f"{message}; under CI=true this test is mandatory")
+    pytest.skip(f"{message}; start it or run .ci/run")
+
+
+def _reachable(url: str, default_port: int) -> str | None:
+    parsed = urlparse(url)
+    try:
+        with socket.create_connection((parsed.hostname, parsed.port or default_port), timeout=2):
+            return None
+    except OSError as exc:
+        return str(exc)
+
+
+@pytest.fixture
+def redis_url() -> str:
+    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    problem = _reachable(url, 6379)
+    if problem:
+        service_missing(f"Redis at {url}", problem)
+    return url
+
+
+@pytest.fixture
+def postgres_url() -> str:
+    url = os.environ.get("TEST_POSTGRES_URL") or DEFAULT_POSTGRES_URL
+    problem = _reachable(url, 5432)
+    if problem:
+        service_missing(f"PostgreSQL at {url}", problem)
+    return url
+
+
+@pytest.fixture
+def make_player(db: None) -> Callable:
+    from games.tables.models import Player
+
+    def make(name: str = "Ann") -> Player:
+        return Player.objects.create(name=name)
+
+    return make
+
+
+@pytest.fixture
+def person(client_factory: Callable) -> Callable:
+    """A browser with a display name: person("Ann") -> (django test Client, Player)."""
+
+    def make(name: str):
+        from games.tables.identity import player_from_session
+
+        client = client_factory()
+        response = client.post("/welcome/", {"name": name})
+        assert response.status_code == 302, response.content
+        return client, player_from_session(client.session)
+
+    return make
+
+
+@pytest.fixture
+def client_factory(db: None) -> Callable:
+    from django.test import Client
+
+    return lambda: Client()

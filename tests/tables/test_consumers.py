@@ -1,0 +1,211 @@
+"""The realtime side of the lobby, through real consumers (channels' WebsocketCommunicator)."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+
+from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
+from games.tables.models import Player, Seat, Table, TableStatus
+from tests.tables.helpers import open_table, receive_until, session_for, socket
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+db = database_sync_to_async
+
+
+def _host_and_table(**overrides):
+    host = Player.objects.create(name="Hal")
+    return host, open_table(host, **overrides)
+
+
+async def connected(path, session_key=None, origin=b"http://localhost"):
+    communicator = socket(path, session_key, origin)
+    connected_ok, _ = await communicator.connect()
+    assert connected_ok
+    return communicator
+
+
+async def test_a_seat_taken_on_one_socket_appears_on_the_others_and_in_the_lobby():
+    host, table = await db(_host_and_table)()
+    ann = await db(Player.objects.create)(name="Ann")
+    ann_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(ann))
+    host_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    lobby = await connected("/ws/lobby/")
+    await receive_until(ann_socket, 'id="table-live"')
+    await receive_until(host_socket, 'id="table-live"')
+    await receive_until(lobby, 'id="lobby-tables"')
+
+    await ann_socket.send_to(text_data=json.dumps({"action": "take_seat", "seat": 1}))
+
+    frame = await receive_until(host_socket, "Ann")
+    assert 'id="seat-1"' in frame and "Remove" in frame  # the host sees a kick button for Ann
+    own = await receive_until(ann_socket, "Leave seat")
+    assert "(you)" in own
+    lobby_frame = await receive_until(lobby, "1/3")
+    assert "Evening quest" in lobby_frame
+    for communicator in (ann_socket, host_socket, lobby):
+        await communicator.disconnect()
+
+
+async def test_a_strangers_forged_host_action_is_refused_and_changes_nothing():
+    host, table = await db(_host_and_table)()
+    ann = await db(Player.objects.create)(name="Ann")
+    await db(Seat.objects.filter(table=table, number=0).update)(player=ann)
+    mallory = await db(Player.objects.create)(name="Mallory")
+    sock = await connected(f"/ws/t/{table.slug}/", await db(session_for)(mallory))
+    await receive_until(sock, 'id="table-live"')
+
+    for forged in ({"action": "remove_player", "seat": 0}, {"action": "close_table"}):
+        await sock.send_to(text_data=json.dumps(forged))
+        frame = await receive_until(sock, 'id="flash"')
+        assert 'data-error="forbidden"' in frame
+        assert "Only the host" in frame
+    seat = await db(Seat.objects.get)(table=table, number=0)
+    assert seat.player_id == ann.pk
+    assert (await db(Table.objects.get)(pk=table.pk)).status == TableStatus.OPEN
+    await sock.disconnect()
+
+
+async def test_a_spectator_cannot_take_a_seat_over_the_socket():
+    host, table = await db(_host_and_table)(visibility="unlisted")
+    wes = await db(Player.objects.create)(name="Wes")
+    sock = await connected(
+        f"/ws/t/{table.slug}/", await db(session_for)(wes, table, SPECTATOR_ACCESS)
+    )
+    await receive_until(sock, 'id="table-live"')
+    await sock.send_to(text_data=json.dumps({"action": "take_seat", "seat": 0}))
+    frame = await receive_until(sock, 'id="flash"')
+    assert "invite link" in frame
+    assert await db(Seat.objects.filter(table=table, player__isnull=False).count)() == 0
+    await sock.disconnect()
+
+
+async def test_an_unlisted_table_refuses_sockets_without_a_link():
+    host, table = await db(_host_and_table)(visibility="unlisted")
+    communicator = socket(f"/ws/t/{table.slug}/", await db(session_for)())
+    connected_ok, _ = await communicator.connect()
+    assert not connected_ok
+
+
+@pytest.mark.parametrize("origin", [b"http://evil.example", b"http://localhost.evil.example", None])
+async def test_cross_site_and_originless_handshakes_are_refused(origin):
+    host, table = await db(_host_and_table)()
+    for path in ("/ws/lobby/", f"/ws/t/{table.slug}/"):
+        communicator = socket(path, await db(session_for)(host), origin=origin)
+        connected_ok, _ = await communicator.connect()
+        assert not connected_ok
+
+
+async def test_oversized_messages_close_the_socket_and_change_nothing():
+    host, table = await db(_host_and_table)()
+    sock = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    await receive_until(sock, 'id="table-live"')
+    huge = json.dumps({"action": "close_table", "padding": "x" * 70_000})
+    await sock.send_to(text_data=huge)
+    closed = await sock.receive_output(timeout=3)
+    assert closed == {"type": "websocket.close", "code": 1009}
+    assert (await db(Table.objects.get)(pk=table.pk)).status == TableStatus.OPEN
+
+
+@pytest.mark.parametrize(
+    ("payload", "error"),
+    [
+        ("{not json", "not valid JSON"),
+        ("[1, 2, 3]", "JSON object"),
+        (json.dumps({"action": "teleport"}), "Unknown action"),
+        (json.dumps({"action": "take_seat", "seat": "the big one"}), "Which seat"),
+        (json.dumps({"action": "take_seat", "seat": 99}), "does not exist"),
+    ],
+)
+async def test_malformed_messages_get_an_error_frame_and_the_socket_stays_usable(payload, error):
+    host, table = await db(_host_and_table)()
+    sock = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    await receive_until(sock, 'id="table-live"')
+    await sock.send_to(text_data=payload)
+    frame = await receive_until(sock, 'id="flash"')
+    assert error in frame
+    await sock.send_to(text_data=json.dumps({"action": "take_seat", "seat": 0}))
+    assert "(you)" in await receive_until(sock, "Leave seat")
+    await sock.disconnect()
+
+
+async def test_spectators_are_counted_live_and_once_per_person():
+    host, table = await db(_host_and_table)()
+    await db(Seat.objects.filter(table=table, number=0).update)(
+        player=host
+    )  # a player, not a watcher
+    host_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    await receive_until(host_socket, "0 watching")
+    wes_session = await db(session_for)(await db(Player.objects.create)(name="Wes"))
+    tab_one = await connected(f"/ws/t/{table.slug}/", wes_session)
+    assert "1 watching" in await receive_until(host_socket, "1 watching")
+    tab_two = await connected(f"/ws/t/{table.slug}/", wes_session)
+    await receive_until(tab_two, 'id="table-live"')
+    anonymous = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
+    await receive_until(host_socket, "2 watching")
+    await anonymous.disconnect()
+    await receive_until(host_socket, "1 watching")
+    for communicator in (tab_one, tab_two, host_socket):
+        await communicator.disconnect()
+
+
+async def test_seated_players_show_online_and_offline():
+    host, table = await db(_host_and_table)()
+    ann = await db(Player.objects.create)(name="Ann")
+    await db(Seat.objects.filter(table=table, number=0).update)(player=ann)
+    watcher = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
+    assert "○ offline" in await receive_until(watcher, 'id="table-live"')
+    ann_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(ann))
+    await receive_until(watcher, "● online")
+    await ann_socket.disconnect()
+    await receive_until(watcher, "○ offline")
+    await watcher.disconnect()
+
+
+async def test_a_reconnecting_browser_gets_the_current_view_at_once():
+    host, table = await db(_host_and_table)()
+    ann = await db(Player.objects.create)(name="Ann")
+    session = await db(session_for)(ann, table, PLAYER_ACCESS)
+    first = await connected(f"/ws/t/{table.slug}/", session)
+    await receive_until(first, 'id="table-live"')
+    await first.disconnect()
+    # While Ann is away, Bob sits down.
+    bob = await db(Player.objects.create)(name="Bob")
+    await db(Seat.objects.filter(table=table, number=2).update)(player=bob)
+    await db(Table.objects.filter(pk=table.pk).update)(version=table.version + 5)
+    again = await connected(f"/ws/t/{table.slug}/", session)
+    assert "Bob" in await receive_until(again, 'id="table-live"')
+    await again.disconnect()
+
+
+async def test_a_resync_request_sends_the_whole_view_again():
+    host, table = await db(_host_and_table)()
+    sock = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    await receive_until(sock, 'id="table-live"')
+    await sock.send_to(text_data=json.dumps({"action": "resync"}))
+    assert "Hero seats" in await receive_until(sock, 'id="table-live"')
+    await sock.disconnect()
+
+
+async def test_the_lobby_socket_is_read_only():
+    lobby = await connected("/ws/lobby/")
+    await receive_until(lobby, 'id="lobby-tables"')
+    await lobby.send_to(text_data=json.dumps({"action": "close_table"}))
+    assert "accepts no messages" in await receive_until(lobby, 'id="flash"')
+    await lobby.disconnect()
+
+
+async def test_closing_a_table_reaches_everyone_watching_it():
+    host, table = await db(_host_and_table)()
+    host_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    watcher = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
+    lobby = await connected("/ws/lobby/")
+    await receive_until(lobby, "Evening quest")
+    await receive_until(watcher, 'id="table-live"')
+    await host_socket.send_to(text_data=json.dumps({"action": "close_table"}))
+    assert "closed this table" in await receive_until(watcher, "closed this table")
+    frame = await receive_until(lobby, "No open tables")
+    assert "Evening quest" not in frame
+    for communicator in (host_socket, watcher, lobby):
+        await communicator.disconnect()
