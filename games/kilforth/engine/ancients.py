@@ -1,0 +1,193 @@
+"""Ancients and plots (ANC-1..8, DEED-1, SAGA-9, CLEAR-2).
+
+Runtime per ancient: {"id", "in_play", "loc", "damage", "defeated", "plots"} where `plots` are
+the plot cards it absorbed on assault (ANC-3). Its plot deck is decks["plots:<id>"].
+"""
+
+from __future__ import annotations
+
+from .board import active_heroes, card, loc_index, name, team_of
+from .cards import content
+from .effects import gain_loot, to_hand
+from .state import State, log
+from .steps import abort_turn, bind, option, push, step
+
+
+def ancient_stats(state: State, anc: dict) -> tuple[int, int]:
+    """(health, fight) including the abilities card and absorbed plots."""
+    c = card(anc["id"])
+    health = c["health"] + c["abilities"].get("health", 0)
+    fight = c["fight"] + c["abilities"].get("fight", 0)
+    for p in anc["plots"]:
+        ab = card(p)["ability"]
+        health += ab.get("health", 0)
+        fight += ab.get("fight", 0)
+    return health, fight
+
+
+def plot_options(state: State, seat: int) -> list[dict]:
+    """CLEAR-1: with no obstacle, a plot card here can be cleared."""
+    h = state.heroes[seat]
+    opts = []
+    for pid in state.map[h["loc"]]["plots"]:
+        p = card(pid)
+        tag = f"plot{seat}"
+        opts.append(option(
+            f"clear:{pid}", f"Defeat plot {p['name']} ({p['attr']} {p['need']})",
+            [{"k": "spend_ap", "seat": seat},
+             {"k": "test", "seat": seat, "attr": p["attr"], "tag": tag, "team": True},
+             {"k": "plot_resolve", "seat": seat, "plot": pid, "tag": tag},
+             {"k": "disband_after_test", "seat": seat},
+             {"k": "after_action", "seat": seat}], card=pid))
+    return opts
+
+
+@step("plot_resolve")
+def _plot_resolve(state: State, s: dict) -> None:
+    """CLEAR-2: a defeated plot goes to hand as a rumour and the hero draws a loot token."""
+    seat, pid = s["seat"], s["plot"]
+    res = state.scratch.pop(s["tag"])
+    ok = res["succ"] >= card(pid)["need"]
+    log(state, "plot_attempt", seat=seat, plot=pid, successes=res["succ"], defeated=ok)
+    if ok:
+        loc = state.heroes[seat]["loc"]
+        state.map[loc]["plots"].remove(pid)
+        to_hand(state, seat, pid)
+        gain_loot(state, seat)
+
+
+@step("ancients_enter")
+def _ancients_enter(state: State, s: dict) -> None:
+    """ANC-1: the first finale brings every ancient into play at its named location."""
+    for anc in state.ancients:
+        if not anc["in_play"] and not anc["defeated"]:
+            anc["in_play"] = True
+            anc["loc"] = loc_index(state, content().where(card(anc["id"]), state.edition))
+            log(state, "ancient_enters", ancient=anc["id"], loc=state.map[anc["loc"]]["id"])
+
+
+def assault_options(state: State, seat: int) -> list[dict]:
+    """DEED-1/SAGA-9: own finale done (co-op: everyone's), at its location, no encounters."""
+    h = state.heroes[seat]
+    if h["chapter"] < 6:
+        return []
+    if state.mode != "competitive" and any(
+        x["chapter"] < 6 for x in state.heroes if not x["eliminated"]
+    ):
+        return []
+    opts = []
+    for k, anc in enumerate(state.ancients):
+        if anc["in_play"] and not anc["defeated"] and anc["loc"] == h["loc"]:
+            if not state.map[h["loc"]]["enc"]:
+                opts.append(option(f"assault:{anc['id']}", f"Assault {name(anc['id'])}",
+                                   [{"k": "assault", "seat": seat, "anc": k},
+                                    {"k": "turn_menu", "seat": seat}], ancient=anc["id"]))
+    return opts
+
+
+@step("assault")
+def _assault(state: State, s: dict) -> None:
+    """ANC-3: unresolved plots leave the map and join the ancient."""
+    anc = state.ancients[s["anc"]]
+    for loc in state.map:
+        for pid in list(loc["plots"]):
+            if card(pid)["ancient"] == anc["id"]:
+                loc["plots"].remove(pid)
+                anc["plots"].append(pid)
+                log(state, "plot_joins", ancient=anc["id"], plot=pid)
+    log(state, "assault", seat=s["seat"], ancient=anc["id"], team=team_of(state, s["seat"]))
+    push(state, {"k": "ancient_round", "seat": s["seat"], "anc": s["anc"]})
+
+
+@step("ancient_round")
+def _ancient_round(state: State, s: dict) -> None:
+    """ANC-4: no surprise, no evasion, no escape; rounds until someone falls."""
+    anc = state.ancients[s["anc"]]
+    members = [m for m in team_of(state, s["seat"]) if not state.heroes[m]["eliminated"]]
+    _, fight = ancient_stats(state, anc)
+    steps = [{"k": "test", "seat": m, "attr": "fight", "tag": f"hero{m}"} for m in members]
+    steps += [{"k": "foe_test", "foe": anc["id"], "dice": fight, "sources": [[anc["id"], fight]],
+               "tag": f"foe{m}"} for m in members]
+    steps.append({"k": "ancient_skirmish", "seat": s["seat"], "anc": s["anc"],
+                  "members": members})
+    push(state, *steps)
+
+
+@step("ancient_skirmish")
+def _ancient_skirmish(state: State, s: dict) -> None:
+    from .effects import lose_hp
+
+    anc = state.ancients[s["anc"]]
+    members = s["members"]
+    dealt = sum(state.scratch.pop(f"hero{m}")["succ"] for m in members)
+    taken = {m: state.scratch.pop(f"foe{m}")["succ"] for m in members}
+    health, _ = ancient_stats(state, anc)
+    anc["damage"] = min(health, anc["damage"] + dealt)  # ANC-7: damage stays
+    for m in members:
+        if taken[m]:
+            lose_hp(state, m, taken[m], source=anc["id"])
+    log(state, "ancient_skirmish", seat=s["seat"], ancient=anc["id"], dealt=dealt, taken=taken,
+        hp=health - anc["damage"])
+    if anc["damage"] >= health:  # ANC-5, checked first (END-3: a falling last hero still wins)
+        anc["defeated"] = True
+        anc["in_play"] = False
+        state.heroes[s["seat"]]["gold"] += card(anc["id"])["gold"]
+        log(state, "ancient_defeated", seat=s["seat"], ancient=anc["id"])
+        if all(a["defeated"] for a in state.ancients):
+            push(state, {"k": "end_game", "reason": "ancient defeated", "slayer": s["seat"]})
+            return
+    downed = [m for m in members if state.heroes[m]["hp"] == 0]
+    for m in downed:
+        push(state, {"k": "eliminate", "seat": m})
+    if anc["defeated"]:
+        return
+    if state.heroes[s["seat"]]["hp"] > 0:
+        push(state, {"k": "ancient_round", "seat": s["seat"], "anc": s["anc"]})
+
+
+@step("eliminate")
+def _eliminate(state: State, s: dict) -> None:
+    """ANC-6: cards and tokens return to discards and pools; the hero no longer counts."""
+    from .effects import discard_card
+
+    seat = s["seat"]
+    h = state.heroes[seat]
+    if h["eliminated"]:
+        return
+    h["eliminated"] = True
+    for c in h["hand"] + h["assets"] + h["loot"]:
+        discard_card(state, c)
+    h["hand"], h["assets"], h["loot"], h["veiled"] = [], [], [], []
+    h["gold"] = 0
+    h["hp"] = 0
+    h["ap"] = 0
+    h["camped"] = True
+    h["hidden"] = False
+    for info in state.encounters.values():
+        if seat in info["enemies"]:
+            info["enemies"].remove(seat)
+        info["progress"].pop(str(seat), None)
+    log(state, "hero_eliminated", seat=seat)
+    if not active_heroes(state):
+        push(state, {"k": "end_game", "reason": "all heroes eliminated"})
+    elif state.turn == seat:
+        abort_turn(state)
+
+
+@step("plot_check")
+def _plot_check(state: State, s: dict) -> None:
+    """ANC-8/NIGHT-6: a gloomed location of a named type brings out the next plot."""
+    for i in s["locs"]:
+        terrain = card(state.map[i]["id"])["terrain"]
+        for anc in state.ancients:
+            c = card(anc["id"])
+            if anc["defeated"] or terrain not in c["gloom_terrains"]:
+                continue
+            deck = f"plots:{anc['id']}"
+            if not state.decks[deck]:
+                continue
+            pid = state.decks[deck].pop()
+            state.map[i]["plots"].append(pid)
+            log(state, "plot_enters", ancient=anc["id"], plot=pid, loc=state.map[i]["id"])
+            push(state, *bind(card(pid)["enter"], state.first, card=pid))
+

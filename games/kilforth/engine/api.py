@@ -1,0 +1,87 @@
+"""The public entry points: legal() and act().
+
+act() never mutates its input: it clones the state, applies the chosen option's continuation,
+and runs the interpreter forward until the next decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .state import IllegalAction, State, log
+from .steps import push, run
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal decision: a stable short key, a human label, optional structured data."""
+
+    key: str
+    label: str
+    data: dict = field(default_factory=dict, compare=False, hash=False)
+    kind: str = ""
+
+
+def _offturn_unhide(state: State, seat: int) -> bool:
+    """HIDE-2: a hidden hero may stop hiding at any time, on its turn or not.
+
+    On its own turn the menu already offers it; during its own other prompts (e.g. reveal or
+    evade) the prompt's options cover it, so the extra choice is offered only off-prompt.
+    """
+    if not (0 <= seat < len(state.heroes)):
+        return False
+    h = state.heroes[seat]
+    if not h["hidden"] or h["eliminated"]:
+        return False
+    return state.prompt is not None and state.prompt["seat"] != seat
+
+
+def legal(state: State, seat: int) -> list[Choice]:
+    """Everything `seat` may decide right now (including off-turn choices)."""
+    if state.result is not None:
+        return []
+    out: list[Choice] = []
+    p = state.prompt
+    if p is not None and p["seat"] == seat:
+        out = [Choice(o["key"], o["label"], o["data"], p["kind"]) for o in p["options"]]
+    if _offturn_unhide(state, seat):
+        out.append(Choice("unhide", "Stop being hidden", {}, "offturn"))
+    return out
+
+
+def act(state: State, seat: int, key: str) -> State:
+    """Apply one legal choice; raise IllegalAction (state untouched) for anything else."""
+    if state.result is not None:
+        raise IllegalAction("The game is over.")
+    p = state.prompt
+    if p is not None and p["seat"] == seat:
+        for o in p["options"]:
+            if o["key"] == key:
+                new = state.clone()
+                new.prompt = None
+                log(new, "decision", vis=seat, seat=seat, kind=p["kind"], key=key)
+                log(new, "decided", seat=seat, kind=p["kind"])
+                push(new, *o["then"])
+                return _finish(new, seat, key)
+    if key == "unhide" and _offturn_unhide(state, seat):
+        new = state.clone()
+        new.heroes[seat]["hidden"] = False
+        log(new, "revealed", seat=seat, offturn=True)
+        if p is not None and p["kind"] == "turn":
+            # The active hero's menu may gain options (e.g. a team with this hero): rebuild it.
+            new.prompt = None
+            push(new, {"k": "turn_menu", "seat": p["seat"]})
+        return _finish(new, seat, key)
+    if p is None:
+        raise IllegalAction("Nobody can act now.")
+    if p["seat"] != seat:
+        who = state.heroes[p["seat"]]["name"]
+        raise IllegalAction(f"It is not your decision now: waiting for {who}.")
+    raise IllegalAction(f"'{key}' is not one of your options right now.")
+
+
+def _finish(new: State, seat: int, key: str) -> State:
+    new.version += 1
+    new.actions.append([seat, key])
+    run(new)
+    return new

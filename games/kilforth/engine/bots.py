@@ -1,0 +1,64 @@
+"""Bots that play through the public legal()/act() interface.
+
+`random` picks uniformly among the legal choices of a waiting seat. A heuristic bot can be
+added to BOTS later with the same signature: (state, seat, choices, rng) -> key.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .api import Choice, act, legal
+from .settings import Settings
+from .setup import new_game
+from .state import State
+
+Bot = Callable[[State, int, list[Choice], random.Random], str]
+
+
+def random_bot(state: State, seat: int, choices: list[Choice], r: random.Random) -> str:
+    """Uniform over the seat's choices (the bot's own RNG, never the game's)."""
+    return choices[r.randrange(len(choices))].key
+
+
+BOTS: dict[str, Bot] = {"random": random_bot}
+
+
+@dataclass
+class GameRecord:
+    seed: int
+    actions: int
+    result: dict
+    day: int
+    act_ns: list = field(default_factory=list)
+
+
+def play(settings: Settings, seed: int, bot: str = "random", timed: bool = False,
+         on_step: Callable[[State], None] | None = None, max_actions: int = 100_000) -> tuple:
+    """Play one game to the end; returns (final state, GameRecord)."""
+    chooser = BOTS[bot]
+    r = random.Random(seed ^ 0x5EED)
+    state = new_game(settings, seed)
+    if on_step:
+        on_step(state)
+    n = 0
+    times: list[int] = []
+    while state.result is None:
+        seat = state.waiting_for[0]
+        choices = legal(state, seat)
+        key = chooser(state, seat, choices, r)
+        if timed:
+            t0 = time.perf_counter_ns()
+            state = act(state, seat, key)
+            times.append(time.perf_counter_ns() - t0)
+        else:
+            state = act(state, seat, key)
+        n += 1
+        if on_step:
+            on_step(state)
+        if n > max_actions:
+            raise RuntimeError(f"game with seed {seed} did not end in {max_actions} actions")
+    return state, GameRecord(seed, n, state.result, state.day, times)

@@ -1,0 +1,321 @@
+"""Engagement and battle (ENG-1..11, DEED-7) against encounter enemies.
+
+Flow: engage_all -> (order prompt) -> engage -> (team offer | reveal-or-evade) -> battle_round
+-> skirmish -> (escape prompt) -> ... Battle HP of the foe lives in state.encounters[cid]["hp"]
+only during the battle; a surviving foe returns to full health (ENG-11).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .board import (
+    all_enemies_at,
+    attr_total,
+    card,
+    enemies_for,
+    heroes_at,
+    name,
+    neighbours,
+    team_of,
+)
+from .state import State, log
+from .steps import abort_turn, ask, option, push, step
+
+OFFER_CAP = 3  # offers (team/exchange) per turn: stops endless propose/decline loops
+
+
+@step("engage_all")
+def _engage_all(state: State, s: dict) -> None:
+    """DAY-4/DAY-5/ENG-1: engage every enemy here, in an order the hero chooses."""
+    seat = s["seat"]
+    h = state.heroes[seat]
+    if h["camped"] or h["eliminated"] or state.result is not None:
+        return
+    foes = enemies_for(state, seat)
+    if not foes:
+        return
+    if len(foes) == 1:
+        push(state, {"k": "engage", "seat": seat, "enc": foes[0]},
+             {"k": "engage_all", "seat": seat})
+        return
+    opts = [
+        option(f"engage:{cid}", f"Engage {name(cid)} first",
+               [{"k": "engage", "seat": seat, "enc": cid}, {"k": "engage_all", "seat": seat}],
+               card=cid)
+        for cid in foes
+    ]
+    ask(state, seat, "engage_order", "Several enemies here: which do you engage first?", opts)
+
+
+def team_partners(state: State, seat: int) -> list[int]:
+    """DEED-5: heroes here, not hidden, not defeated, not already in the team."""
+    h = state.heroes[seat]
+    if h["hidden"]:
+        return []
+    return [
+        t for t in heroes_at(state, h["loc"])
+        if t != seat and not state.heroes[t]["hidden"] and not state.heroes[t]["defeated"]
+        and t not in state.team
+    ]
+
+
+def foe_surprise(state: State, seat: int, cid: str) -> bool:
+    """ENG-2: drawn from a deck this turn, unless it just got this hero's enemy token."""
+    info = state.encounters[cid]
+    return info["fresh"] == state.turn_no and info["token_turn"] != state.turn_no
+
+
+@step("engage")
+def _engage(state: State, s: dict) -> None:
+    seat, cid = s["seat"], s["enc"]
+    h = state.heroes[seat]
+    if h["camped"] or cid not in state.encounters or cid not in enemies_for(state, seat):
+        return
+    log(state, "engage", seat=seat, card=cid)
+    team = team_of(state, seat)
+    if len(team) > 1:  # DEED-7: team battle skips surprise and evasion
+        push(state, {"k": "battle_start", "seat": seat, "enc": cid, "surprise": None})
+        return
+    if h["hidden"]:  # ENG-3
+        c = card(cid)
+        opts = [
+            option("reveal", "Reveal yourself and gain surprise",
+                   [{"k": "unhide", "seat": seat},
+                    {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "hero"}]),
+            option("evade", f"Stay hidden and try to evade (sneak vs {c['sneak']})",
+                   [{"k": "evade", "seat": seat, "enc": cid}]),
+        ]
+        if state.settings["auto_evasion"] and attr_total(state, seat, "sneak") > c["sneak"]:
+            opts.append(option("auto_evade", "Evade automatically (your sneak is higher)",
+                               [{"k": "evaded", "seat": seat, "enc": cid}]))
+        ask(state, seat, "hidden_engage", f"{name(cid)} is here and you are hidden", opts,
+            card=cid)
+        return
+    partners = team_partners(state, seat)
+    surprise = "foe" if foe_surprise(state, seat, cid) else None
+    fight = {"k": "battle_start", "seat": seat, "enc": cid, "surprise": surprise}
+    if partners and state.offers < OFFER_CAP and not s.get("asked"):
+        opts = [option("alone", "Fight alone", [fight])]
+        for t in partners:
+            opts.append(option(
+                f"team:{t}", f"Propose a team to {state.heroes[t]['name']}",
+                [{"k": "team_offer", "seat": seat, "target": t},
+                 {"k": "engage", "seat": seat, "enc": cid, "asked": True}], target=t))
+        ask(state, seat, "engage_team", f"Engage {name(cid)}: fight alone or ask for help?",
+            opts, card=cid)
+        return
+    push(state, fight)
+
+
+@step("evade")
+def _evade(state: State, s: dict) -> None:
+    """ENG-4: a sneak test against the foe's sneak."""
+    tag = f"evade{state.turn_no}"
+    push(state, {"k": "test", "seat": s["seat"], "attr": "sneak", "tag": tag},
+         {"k": "evade_resolve", "seat": s["seat"], "enc": s["enc"], "tag": tag})
+
+
+@step("evade_resolve")
+def _evade_resolve(state: State, s: dict) -> None:
+    seat, cid = s["seat"], s["enc"]
+    res = state.scratch.pop(s["tag"])
+    need = card(cid)["sneak"]
+    if res["succ"] >= need:
+        push(state, {"k": "evaded", "seat": seat, "enc": cid})
+    else:
+        log(state, "evade_failed", seat=seat, card=cid)
+        push(state, {"k": "unhide", "seat": seat},
+             {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "foe"})
+
+
+@step("evaded")
+def _evaded(state: State, s: dict) -> None:
+    state.encounters[s["enc"]]["evaded"].append(s["seat"])
+    log(state, "evaded", seat=s["seat"], card=s["enc"])
+
+
+@step("battle_start")
+def _battle_start(state: State, s: dict) -> None:
+    """ENG-6: the foe gets HP equal to its health."""
+    cid = s["enc"]
+    state.encounters[cid]["hp"] = card(cid)["health"] or 1
+    log(state, "battle", seat=s["seat"], card=cid, surprise=s["surprise"],
+        team=team_of(state, s["seat"]))
+    push(state, {"k": "battle_round", "seat": s["seat"], "enc": cid, "round": 1,
+                 "surprise": s["surprise"]})
+
+
+@step("battle_round")
+def _battle_round(state: State, s: dict) -> None:
+    """ENG-7: hero(es) and foe each make a fight test; surprise adds 1 die in round 1."""
+    seat, cid, rnd = s["seat"], s["enc"], s["round"]
+    members = [m for m in team_of(state, seat) if not state.heroes[m]["defeated"]]
+    steps = []
+    for m in members:
+        extra = [["surprise", 1]] if s["surprise"] == "hero" and rnd == 1 and m == seat else []
+        steps.append({"k": "test", "seat": m, "attr": "fight", "tag": f"hero{m}", "extra": extra})
+    dice = card(cid)["fight"]
+    sources = [[cid, dice]]
+    if s["surprise"] == "foe" and rnd == 1:
+        dice += 1
+        sources.append(["surprise", 1])
+    for m in members:
+        steps.append({"k": "foe_test", "foe": cid, "dice": dice, "sources": sources,
+                      "tag": f"foe{m}"})
+    steps.append({"k": "skirmish", "seat": seat, "enc": cid, "round": rnd, "members": members})
+    push(state, *steps)
+
+
+@step("skirmish")
+def _skirmish(state: State, s: dict) -> None:
+    """Losses apply simultaneously; then foe-defeated, then hero-defeated checks (DEED-7)."""
+    from .effects import lose_hp
+
+    seat, cid, members = s["seat"], s["enc"], s["members"]
+    info = state.encounters[cid]
+    dealt = sum(state.scratch.pop(f"hero{m}")["succ"] for m in members)
+    taken = {m: state.scratch.pop(f"foe{m}")["succ"] for m in members}
+    info["hp"] = max(0, info["hp"] - dealt)
+    for m in members:
+        if taken[m]:
+            lose_hp(state, m, taken[m], source=cid)
+    log(state, "skirmish", seat=seat, card=cid, round=s["round"], dealt=dealt, taken=taken,
+        foe_hp=info["hp"])
+    then: list[dict] = []
+    foe_down = info["hp"] == 0
+    if foe_down:
+        then.append({"k": "claim_reward", "seat": seat, "enc": cid, "how": "battle"})
+    downed = [m for m in members if state.heroes[m]["hp"] == 0]
+    for m in downed:  # turn order from the active hero (members are listed that way)
+        then.append({"k": "defeat", "seat": m})
+    if foe_down or downed:
+        if not foe_down:
+            info["hp"] = None  # ENG-11: a surviving foe returns to full health
+        then.append({"k": "battle_over", "seat": seat})
+        push(state, *then)
+        return
+    nxt = {"k": "battle_round", "seat": seat, "enc": cid, "round": s["round"] + 1,
+           "surprise": None}
+    if len(members) > 1:  # DEED-7: no escape from a team battle
+        push(state, nxt)
+        return
+    ask(state, seat, "escape", f"{name(cid)} has {info['hp']} HP left. Fight on or escape?", [
+        option("fight", "Fight another round", [nxt]),
+        option("escape", "Escape (make camp, end your turn)",
+               [{"k": "escape", "seat": seat, "enc": cid}]),
+    ], card=cid)
+
+
+@step("battle_over")
+def _battle_over(state: State, s: dict) -> None:
+    """DEED-9: the team disbands after the active hero's engagement."""
+    if state.team and state.team[0] == s["seat"]:
+        log(state, "team_disbanded", members=state.team)
+        state.team = []
+
+
+def escape_destinations(state: State, seat: int) -> list[int]:
+    """ENG-10: nearest enemy-free locations by orthogonal moves (no shortcuts)."""
+    start = state.heroes[seat]["loc"]
+    dist = {start: 0}
+    q = deque([start])
+    while q:
+        i = q.popleft()
+        for j in neighbours(i):
+            if j not in dist:
+                dist[j] = dist[i] + 1
+                q.append(j)
+    free = [i for i in dist if i != start and not all_enemies_at(state, i, seat)]
+    if not free:
+        return []
+    best = min(dist[i] for i in free)
+    return sorted(i for i in free if dist[i] == best)
+
+
+@step("escape")
+def _escape(state: State, s: dict) -> None:
+    seat, cid = s["seat"], s["enc"]
+    state.encounters[cid]["hp"] = None  # ENG-11
+    dests = escape_destinations(state, seat)
+    log(state, "escape", seat=seat, card=cid)
+    if len(dests) > 1:
+        opts = [
+            option(f"to:{state.map[j]['id']}", f"Escape to {name(state.map[j]['id'])}",
+                   [{"k": "escape_to", "seat": seat, "to": j}], loc=j)
+            for j in dests
+        ]
+        ask(state, seat, "escape_to", "Choose where to escape to", opts)
+    else:
+        push(state, {"k": "escape_to", "seat": seat, "to": dests[0] if dests else None})
+
+
+@step("escape_to")
+def _escape_to(state: State, s: dict) -> None:
+    from .actions import leave_location
+
+    seat = s["seat"]
+    if s["to"] is not None:
+        leave_location(state, seat)
+        state.heroes[seat]["loc"] = s["to"]
+        log(state, "moved", seat=seat, to=state.map[s["to"]]["id"], how="escape")
+    if state.turn == seat:
+        abort_turn(state)  # ENG-10: the turn ends at once
+    push(state, {"k": "camp", "seat": seat})
+
+
+@step("defeat")
+def _defeat(state: State, s: dict) -> None:
+    """ENG-9: make camp, turn ends, gold to pool, lose 1 asset or rumour, go to the centre."""
+    from .actions import leave_location
+
+    seat = s["seat"]
+    h = state.heroes[seat]
+    if h["eliminated"] or h["defeated"]:
+        return
+    h["defeated"] = True
+    h["hp"] = 0
+    h["hidden"] = False
+    log(state, "hero_defeated", seat=seat, gold_lost=h["gold"])
+    h["gold"] = 0
+    if state.team and seat in state.team:
+        state.team.remove(seat)
+    leave_location(state, seat)
+    h["loc"] = state.centre()
+    if state.turn == seat and state.phase == "daylight":
+        abort_turn(state)
+    push(state, {"k": "camp", "seat": seat}, {"k": "lose_card", "seat": seat})
+
+
+@step("lose_card")
+def _lose_card(state: State, s: dict) -> None:
+    """ENG-9: the hero chooses which asset to sacrifice or rumour to discard."""
+    seat = s["seat"]
+    h = state.heroes[seat]
+    opts = [option(f"lose:{c}", f"Discard rumour {name(c)}",
+                   [{"k": "lose_card_apply", "seat": seat, "card": c}], card=c) for c in h["hand"]]
+    opts += [option(f"lose:{c}", f"Sacrifice {name(c)}",
+                    [{"k": "lose_card_apply", "seat": seat, "card": c}], card=c)
+             for c in h["assets"]]
+    if not opts:
+        return
+    if len(opts) == 1:
+        push(state, opts[0]["then"][0])
+        return
+    ask(state, seat, "lose_card", "You were defeated: choose a card to lose", opts)
+
+
+@step("lose_card_apply")
+def _lose_card_apply(state: State, s: dict) -> None:
+    from .effects import discard_card, remove_asset
+
+    seat, c = s["seat"], s["card"]
+    h = state.heroes[seat]
+    if c in h["hand"]:
+        h["hand"].remove(c)
+    elif c in h["assets"]:
+        remove_asset(state, seat, c)
+    else:
+        return
+    discard_card(state, c)
+    log(state, "card_lost", seat=seat, card=c)

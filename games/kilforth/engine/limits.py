@@ -1,0 +1,49 @@
+"""Hand, play-area and loot limits (LIM-1; LIM-2 lives in effects.add_asset)."""
+
+from __future__ import annotations
+
+from .board import name
+from .effects import discard_card, remove_asset
+from .state import State, log
+from .steps import ask, option, step
+
+LIMIT = 6
+
+
+@step("limits")
+def _limits(state: State, s: dict) -> None:
+    """LIM-1: over 6 rumours/assets/loot, the hero chooses what to discard, one at a time."""
+    seat = s["seat"]
+    h = state.heroes[seat]
+    again = {"k": "limits", "seat": seat}
+    for zone, label in (("hand", "rumour"), ("assets", "asset"), ("loot", "loot token")):
+        if len(h[zone]) > LIMIT:
+            opts = [
+                option(f"drop:{c}", f"Discard {label} {name(c)}",
+                       [{"k": "limit_drop", "seat": seat, "zone": zone, "card": c}, again],
+                       card=c)
+                for c in h[zone]
+            ]
+            ask(state, seat, "discard_down", f"You have {len(h[zone])} {label}s: discard to 6",
+                opts, zone=zone)
+            return
+
+
+@step("limit_drop")
+def _limit_drop(state: State, s: dict) -> None:
+    seat, c = s["seat"], s["card"]
+    h = state.heroes[seat]
+    if s["zone"] == "assets":
+        remove_asset(state, seat, c)
+    else:
+        h[s["zone"]].remove(c)
+    discard_card(state, c)
+    log(state, "limit_discard", seat=seat, card=c, zone=s["zone"])
+
+
+def over_limit(state: State, seat: int) -> bool:
+    h = state.heroes[seat]
+    return any(len(h[z]) > LIMIT for z in ("hand", "assets", "loot"))
+
+
+

@@ -1,0 +1,113 @@
+"""The step interpreter: one registry of named step kinds and the loop that runs them.
+
+A step is a dict `{"k": kind, ...args}`. The queue is a stack (last element runs next), so a
+handler that pushes `[a, b]` has a and then b run before whatever was already queued. A handler
+that needs a player's decision sets `state.prompt` (see `ask`) and the loop stops: the options'
+continuations are themselves lists of steps, so a paused game is plain data.
+
+Step kinds registered with `card=True` may appear in card data files; every kind is tested in
+tests/engine/test_steps.py.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+from .state import State, log
+
+Handler = Callable[[State, dict], None]
+STEPS: dict[str, Handler] = {}
+CARD_STEPS: dict[str, Handler] = {}
+MAX_STEPS_PER_RUN = 200_000
+
+_MODULES = (
+    "effects",
+    "turn",
+    "actions",
+    "engagement",
+    "dice",
+    "rewards",
+    "deeds",
+    "sagas",
+    "ancients",
+    "night",
+    "limits",
+    "endgame",
+)
+
+
+def step(kind: str, card: bool = False) -> Callable[[Handler], Handler]:
+    """Register a step handler under `kind`; `card=True` lets card files use it."""
+
+    def deco(fn: Handler) -> Handler:
+        if kind in STEPS:
+            raise ValueError(f"step kind {kind!r} registered twice")
+        STEPS[kind] = fn
+        if card:
+            CARD_STEPS[kind] = fn
+        return fn
+
+    return deco
+
+
+def load_all() -> None:
+    """Import every module that registers steps (idempotent)."""
+    for name in _MODULES:
+        importlib.import_module(f"{__package__}.{name}")
+
+
+def push(state: State, *steps: dict) -> None:
+    """Queue steps so that they run in the order given, before anything already queued."""
+    state.queue.extend(reversed(steps))
+
+
+def bind(steps: list, seat: int | None, **ctx: object) -> list[dict]:
+    """Copy card steps, filling in the hero they apply to (unless the step names one)."""
+    out = []
+    for s in steps:
+        b = dict(s)
+        b.setdefault("seat", seat)
+        for k, v in ctx.items():
+            b.setdefault(k, v)
+        out.append(b)
+    return out
+
+
+def run(state: State) -> None:
+    """Run queued steps until a prompt is open or the game is over."""
+    count = 0
+    while state.prompt is None and state.result is None and state.queue:
+        s = state.queue.pop()
+        STEPS[s["k"]](state, s)
+        count += 1
+        if count > MAX_STEPS_PER_RUN:  # pragma: no cover - a bug guard, never a rule
+            raise RuntimeError("step loop did not reach a decision")
+
+
+def option(key: str, label: str, then: list | None = None, **data: object) -> dict:
+    """One answer to a prompt: a stable key, a label, structured data, and its continuation."""
+    return {"key": key, "label": label, "data": data, "then": list(then or [])}
+
+
+def ask(state: State, seat: int, kind: str, text: str, options: list[dict], **extra: object) -> None:
+    """Open a prompt for `seat`. With a single forced option the caller should just proceed."""
+    keys = [o["key"] for o in options]
+    if len(set(keys)) != len(keys):  # pragma: no cover - guards stable keys
+        raise RuntimeError(f"duplicate option keys in prompt {kind}: {keys}")
+    state.prompt_seq += 1
+    state.prompt = {
+        "id": state.prompt_seq,
+        "seat": seat,
+        "kind": kind,
+        "text": text,
+        "options": options,
+        **extra,
+    }
+    log(state, "prompt", vis=seat, kind=kind, id=state.prompt_seq)
+
+
+def abort_turn(state: State) -> None:
+    """End the active turn at once: drop queued steps down to the turn's end marker."""
+    while state.queue and state.queue[-1]["k"] != "end_turn":
+        state.queue.pop()
