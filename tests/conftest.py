@@ -6,11 +6,16 @@ elsewhere it skips with the reason, so a newcomer without the services still get
 
 import os
 import socket
+import subprocess
+import sys
+import time
 from collections.abc import Callable
+from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
+ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_POSTGRES_URL = "postgres://postgres:postgres@127.0.0.1:5432/kilforth"
@@ -80,3 +85,50 @@ def client_factory(db: None) -> Callable:
     from django.test import Client
 
     return lambda: Client()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def daphne_server(tmp_path):
+    """A real daphne process on a free port with its own SQLite file; yields host:port."""
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'smoke.sqlite3'}"
+    subprocess.run(
+        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        timeout=120,
+    )
+    port = free_port()
+    daphne = Path(sys.executable).with_name("daphne")
+    process = subprocess.Popen(
+        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "kilforth_site.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                break
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(process.stdout.read().decode()) from None
+            time.sleep(0.1)
+    else:
+        process.kill()
+        raise RuntimeError("daphne did not start listening within 30 s")
+    yield f"127.0.0.1:{port}"
+    process.terminate()
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()

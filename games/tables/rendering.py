@@ -17,7 +17,12 @@ LOBBY_LIMIT = 100
 
 
 def read_presence(table_id: int) -> tuple[list[int], int]:
-    """(player ids with an open socket to the table, number of distinct non-seated watchers)."""
+    """(seated player ids with an open socket to the table, distinct spectators watching it).
+
+    The host and the seated players are at the table, not watching it; a person with three tabs
+    open counts once.
+    """
+    host_id = Table.objects.filter(pk=table_id).values_list("host_id", flat=True).first()
     seated = set(
         Seat.objects.filter(table_id=table_id, player__isnull=False).values_list(
             "player_id", flat=True
@@ -25,7 +30,7 @@ def read_presence(table_id: int) -> tuple[list[int], int]:
     )
     viewers = Connection.objects.filter(table_id=table_id).values_list("viewer", "player_id")
     online = sorted({pid for _, pid in viewers if pid in seated})
-    watchers = {viewer for viewer, pid in viewers if pid not in seated}
+    watchers = {viewer for viewer, pid in viewers if pid not in seated and pid != host_id}
     return online, len(watchers)
 
 

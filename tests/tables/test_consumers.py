@@ -130,7 +130,7 @@ async def test_malformed_messages_get_an_error_frame_and_the_socket_stays_usable
     await sock.disconnect()
 
 
-async def test_spectators_are_counted_live_and_once_per_person():
+async def test_spectators_are_counted_live_and_once_per_person_without_the_host():
     host, table = await db(_host_and_table)()
     await db(Seat.objects.filter(table=table, number=0).update)(
         player=host
