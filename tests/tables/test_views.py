@@ -341,3 +341,15 @@ def test_logging_in_moves_a_guests_seats_to_the_account(person):
 
 def test_the_health_check_answers(client, db):
     assert client.get("/healthz").content == b"ok"
+
+
+def test_clear_presence_forgets_sockets_left_by_a_previous_run(person):
+    from django.core.management import call_command
+
+    from games.tables.models import Connection
+
+    _, ann = person("Ann")
+    table = open_table(ann)
+    Connection.objects.create(table=table, channel_name="gone!1", viewer="s1")
+    call_command("clear_presence", verbosity=0)
+    assert not Connection.objects.exists()
