@@ -1,1 +1,1 @@
-"""The Kilforth game: rules engine (``engine/``, pure Python), card data (``content/``) and board rendering."""
+"""The Kilforth game: the rules engine (engine/, pure Python) and card data (content/)."""
