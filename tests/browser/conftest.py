@@ -15,7 +15,9 @@ CHROMIUM = os.environ.get("KILFORTH_CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: Playwright's sync API keeps an event loop marked as running while it
+# lives, and asyncio tests in other modules must not start inside it.
+@pytest.fixture(scope="module")
 def browser():
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         service_missing(f"Chromium at {CHROMIUM}", "not installed (apt-get install chromium)")
