@@ -67,18 +67,30 @@ def action_options(state: State, seat: int) -> list[dict]:
     opts: list[dict] = []
     # MOVE-1
     for j in destinations(state, i):
-        opts.append(option(f"move:{state.map[j]['id']}", f"Move to {name(state.map[j]['id'])}",
-                           _act(seat, {"k": "move", "seat": seat, "to": j}), loc=j))
+        opts.append(
+            option(
+                f"move:{state.map[j]['id']}",
+                f"Move to {name(state.map[j]['id'])}",
+                _act(seat, {"k": "move", "seat": seat, "to": j}),
+                loc=j,
+            )
+        )
     # CLEAR-1: an obstacle, or (if none) a plot card
     if loc["obstacles"]:
-        opts.append(option("clear", "Clear an obstacle",
-                           _act(seat, {"k": "clear_obstacle", "seat": seat})))
+        opts.append(
+            option("clear", "Clear an obstacle", _act(seat, {"k": "clear_obstacle", "seat": seat}))
+        )
     else:
         opts.extend(plot_options(state, seat))
     # SEARCH-1 (LIM-4: plots block nothing)
     if not loc["enc"] and not loc["obstacles"] and lc["terrain"] != "none":
-        opts.append(option("search", "Search for an encounter",
-                           _act(seat, {"k": "draw_encounter", "seat": seat, "loc": i})))
+        opts.append(
+            option(
+                "search",
+                "Search for an encounter",
+                _act(seat, {"k": "draw_encounter", "seat": seat, "loc": i}),
+            )
+        )
     # HIDE-1
     if not h["hidden"]:
         opts.append(option("hide", "Hide", _act(seat, {"k": "hide", "seat": seat})))
@@ -93,27 +105,47 @@ def action_options(state: State, seat: int) -> list[dict]:
             if prog:
                 attrs = [prog["attr"]]
             for a in attrs:
-                opts.append(option(
-                    f"confront:{cid}:{a}", f"Confront {name(cid)} with {a}",
-                    _act(seat, {"k": "confront", "seat": seat, "enc": cid, "attr": a}),
-                    card=cid, attr=a))
+                opts.append(
+                    option(
+                        f"confront:{cid}:{a}",
+                        f"Confront {name(cid)} with {a}",
+                        _act(seat, {"k": "confront", "seat": seat, "enc": cid, "attr": a}),
+                        card=cid,
+                        attr=a,
+                    )
+                )
             if c["type"] == "stranger" and h["enemy_tokens"] > 0 and not prog:
-                opts.append(option(
-                    f"enemy:{cid}", f"Make {name(cid)} your enemy",
-                    _act(seat, {"k": "make_enemy", "seat": seat, "enc": cid}), card=cid))
+                opts.append(
+                    option(
+                        f"enemy:{cid}",
+                        f"Make {name(cid)} your enemy",
+                        _act(seat, {"k": "make_enemy", "seat": seat, "enc": cid}),
+                        card=cid,
+                    )
+                )
     # REST-1
     if not loc["enc"] and h["hp"] < h["max_hp"]:
         opts.append(option("rest", "Rest (+1 HP)", _act(seat, {"k": "rest", "seat": seat})))
     # DISC-1
     for cid in h["hand"]:
         if loc["id"] in card(cid).get("where", []):
-            opts.append(option(f"discover:{cid}", f"Discover {name(cid)}",
-                               _act(seat, {"k": "discover", "seat": seat, "card": cid}),
-                               card=cid))
+            opts.append(
+                option(
+                    f"discover:{cid}",
+                    f"Discover {name(cid)}",
+                    _act(seat, {"k": "discover", "seat": seat, "card": cid}),
+                    card=cid,
+                )
+            )
     # MKT-1
     if lc["market"] and market_possible(state, seat):
-        opts.append(option("market", "Visit the market",
-                           _act(seat, {"k": "market_menu", "seat": seat, "done": []})))
+        opts.append(
+            option(
+                "market",
+                "Visit the market",
+                _act(seat, {"k": "market_menu", "seat": seat, "done": []}),
+            )
+        )
     opts.extend(regale_options(state, seat, _act))
     return opts
 
@@ -137,8 +169,11 @@ def _arrive(state: State, s: dict) -> None:
     i = state.heroes[seat]["loc"]
     lc = loc_card(state, i)
     effects = lc["gloom_arrive"] if state.map[i]["gloom"] else lc["arrive"]
-    push(state, *bind(effects, seat),
-         {"k": "draw_encounter", "seat": seat, "loc": i, "if_empty": True})
+    push(
+        state,
+        *bind(effects, seat),
+        {"k": "draw_encounter", "seat": seat, "loc": i, "if_empty": True},
+    )
 
 
 @step("draw_encounter")
@@ -164,8 +199,15 @@ def _draw_encounter(state: State, s: dict) -> None:
 
 def place_encounter(state: State, cid: str, i: int, fresh: int = -1) -> None:
     state.map[i]["enc"].append(cid)
-    state.encounters[cid] = {"loc": i, "progress": {}, "enemies": [], "fresh": fresh,
-                             "token_turn": -1, "evaded": [], "hp": None}
+    state.encounters[cid] = {
+        "loc": i,
+        "progress": {},
+        "enemies": [],
+        "fresh": fresh,
+        "token_turn": -1,
+        "evaded": [],
+        "hp": None,
+    }
 
 
 def remove_encounter(state: State, cid: str) -> None:
@@ -228,11 +270,18 @@ def _discover(state: State, s: dict) -> None:
 @step("confront")
 def _confront(state: State, s: dict) -> None:
     tag = f"confront{state.turn_no}"
-    push(state,
-         {"k": "test", "seat": s["seat"], "attr": s["attr"], "tag": tag, "team": True},
-         {"k": "confront_resolve", "seat": s["seat"], "enc": s["enc"], "attr": s["attr"],
-          "tag": tag},
-         {"k": "disband_after_test", "seat": s["seat"]})
+    push(
+        state,
+        {"k": "test", "seat": s["seat"], "attr": s["attr"], "tag": tag, "team": True},
+        {
+            "k": "confront_resolve",
+            "seat": s["seat"],
+            "enc": s["enc"],
+            "attr": s["attr"],
+            "tag": tag,
+        },
+        {"k": "disband_after_test", "seat": s["seat"]},
+    )
 
 
 @step("confront_resolve")
@@ -278,7 +327,8 @@ def _make_enemy(state: State, s: dict) -> None:
 def _heal_targets(state: State, seat: int) -> list[int]:
     i = state.heroes[seat]["loc"]
     return [
-        t for t in heroes_at(state, i)
+        t
+        for t in heroes_at(state, i)
         if state.heroes[t]["hp"] < state.heroes[t]["max_hp"] and not state.heroes[t]["defeated"]
     ]
 
@@ -302,19 +352,40 @@ def _market_menu(state: State, s: dict) -> None:
     h = state.heroes[seat]
     opts = []
     if "heal" not in done and h["gold"] >= 1 and _heal_targets(state, seat):
-        opts.append(option("heal", "Heal (1 gold per HP)",
-                           [{"k": "market_heal", "seat": seat},
-                            {"k": "market_menu", "seat": seat, "done": done + ["heal"]}]))
+        opts.append(
+            option(
+                "heal",
+                "Heal (1 gold per HP)",
+                [
+                    {"k": "market_heal", "seat": seat},
+                    {"k": "market_menu", "seat": seat, "done": done + ["heal"]},
+                ],
+            )
+        )
     if "buy" not in done:
         for d in REWARD_DECKS:
             if state.decks[d] or state.discards[d]:
-                opts.append(option(f"buy:{d}", f"Purchase: look at the top 3 {d} cards",
-                                   [{"k": "market_buy", "seat": seat, "deck": d},
-                                    {"k": "market_menu", "seat": seat, "done": done + ["buy"]}]))
+                opts.append(
+                    option(
+                        f"buy:{d}",
+                        f"Purchase: look at the top 3 {d} cards",
+                        [
+                            {"k": "market_buy", "seat": seat, "deck": d},
+                            {"k": "market_menu", "seat": seat, "done": done + ["buy"]},
+                        ],
+                    )
+                )
     if "sell" not in done and _sellable(state, seat):
-        opts.append(option("sell", "Sell rumours and assets",
-                           [{"k": "market_sell", "seat": seat, "sold": 0},
-                            {"k": "market_menu", "seat": seat, "done": done + ["sell"]}]))
+        opts.append(
+            option(
+                "sell",
+                "Sell rumours and assets",
+                [
+                    {"k": "market_sell", "seat": seat, "sold": 0},
+                    {"k": "market_menu", "seat": seat, "done": done + ["sell"]},
+                ],
+            )
+        )
     if done:
         opts.append(option("leave", "Leave the market"))
     if not opts:
@@ -332,9 +403,17 @@ def _market_heal(state: State, s: dict) -> None:
     opts = []
     if h["gold"] >= 1:
         for t in _heal_targets(state, seat):
-            opts.append(option(f"hp:{t}", f"Buy 1 HP for {state.heroes[t]['name']} (1 gold)",
-                               [{"k": "market_heal_one", "seat": seat, "target": t},
-                                {"k": "market_heal", "seat": seat, "more": True}], target=t))
+            opts.append(
+                option(
+                    f"hp:{t}",
+                    f"Buy 1 HP for {state.heroes[t]['name']} (1 gold)",
+                    [
+                        {"k": "market_heal_one", "seat": seat, "target": t},
+                        {"k": "market_heal", "seat": seat, "more": True},
+                    ],
+                    target=t,
+                )
+            )
     if not opts:
         return
     if s.get("more"):
@@ -365,8 +444,12 @@ def _market_buy(state: State, s: dict) -> None:
     gold = state.heroes[seat]["gold"]
     affordable = [c for c in drawn if gold_value(c) <= gold]
     opts = [
-        option(f"buy:{c}", f"Buy {name(c)} for {gold_value(c)} gold",
-               [{"k": "market_take", "seat": seat, "card": c, "drawn": drawn}], card=c)
+        option(
+            f"buy:{c}",
+            f"Buy {name(c)} for {gold_value(c)} gold",
+            [{"k": "market_take", "seat": seat, "card": c, "drawn": drawn}],
+            card=c,
+        )
         for c in affordable
     ]
     if not opts:
@@ -395,13 +478,29 @@ def _market_sell(state: State, s: dict) -> None:
     h = state.heroes[seat]
     opts = []
     for c in h["hand"]:
-        opts.append(option(f"sell:{c}", f"Sell rumour {name(c)} ({gold_value(c) // 2} gold)",
-                           [{"k": "market_sell_one", "seat": seat, "card": c},
-                            {"k": "market_sell", "seat": seat, "sold": s["sold"] + 1}], card=c))
+        opts.append(
+            option(
+                f"sell:{c}",
+                f"Sell rumour {name(c)} ({gold_value(c) // 2} gold)",
+                [
+                    {"k": "market_sell_one", "seat": seat, "card": c},
+                    {"k": "market_sell", "seat": seat, "sold": s["sold"] + 1},
+                ],
+                card=c,
+            )
+        )
     for c in h["assets"]:
-        opts.append(option(f"sell:{c}", f"Sacrifice {name(c)} ({gold_value(c) // 2} gold)",
-                           [{"k": "market_sell_one", "seat": seat, "card": c},
-                            {"k": "market_sell", "seat": seat, "sold": s["sold"] + 1}], card=c))
+        opts.append(
+            option(
+                f"sell:{c}",
+                f"Sacrifice {name(c)} ({gold_value(c) // 2} gold)",
+                [
+                    {"k": "market_sell_one", "seat": seat, "card": c},
+                    {"k": "market_sell", "seat": seat, "sold": s["sold"] + 1},
+                ],
+                card=c,
+            )
+        )
     if s["sold"]:
         opts.append(option("done", "Done selling"))
     if not opts or (len(opts) == 1 and s["sold"]):

@@ -32,13 +32,20 @@ def plot_options(state: State, seat: int) -> list[dict]:
     for pid in state.map[h["loc"]]["plots"]:
         p = card(pid)
         tag = f"plot{seat}"
-        opts.append(option(
-            f"clear:{pid}", f"Defeat plot {p['name']} ({p['attr']} {p['need']})",
-            [{"k": "spend_ap", "seat": seat},
-             {"k": "test", "seat": seat, "attr": p["attr"], "tag": tag, "team": True},
-             {"k": "plot_resolve", "seat": seat, "plot": pid, "tag": tag},
-             {"k": "disband_after_test", "seat": seat},
-             {"k": "after_action", "seat": seat}], card=pid))
+        opts.append(
+            option(
+                f"clear:{pid}",
+                f"Defeat plot {p['name']} ({p['attr']} {p['need']})",
+                [
+                    {"k": "spend_ap", "seat": seat},
+                    {"k": "test", "seat": seat, "attr": p["attr"], "tag": tag, "team": True},
+                    {"k": "plot_resolve", "seat": seat, "plot": pid, "tag": tag},
+                    {"k": "disband_after_test", "seat": seat},
+                    {"k": "after_action", "seat": seat},
+                ],
+                card=pid,
+            )
+        )
     return opts
 
 
@@ -79,9 +86,17 @@ def assault_options(state: State, seat: int) -> list[dict]:
     for k, anc in enumerate(state.ancients):
         if anc["in_play"] and not anc["defeated"] and anc["loc"] == h["loc"]:
             if not state.map[h["loc"]]["enc"]:
-                opts.append(option(f"assault:{anc['id']}", f"Assault {name(anc['id'])}",
-                                   [{"k": "assault", "seat": seat, "anc": k},
-                                    {"k": "turn_menu", "seat": seat}], ancient=anc["id"]))
+                opts.append(
+                    option(
+                        f"assault:{anc['id']}",
+                        f"Assault {name(anc['id'])}",
+                        [
+                            {"k": "assault", "seat": seat, "anc": k},
+                            {"k": "turn_menu", "seat": seat},
+                        ],
+                        ancient=anc["id"],
+                    )
+                )
     return opts
 
 
@@ -106,10 +121,17 @@ def _ancient_round(state: State, s: dict) -> None:
     members = [m for m in team_of(state, s["seat"]) if not state.heroes[m]["eliminated"]]
     _, fight = ancient_stats(state, anc)
     steps = [{"k": "test", "seat": m, "attr": "fight", "tag": f"hero{m}"} for m in members]
-    steps += [{"k": "foe_test", "foe": anc["id"], "dice": fight, "sources": [[anc["id"], fight]],
-               "tag": f"foe{m}"} for m in members]
-    steps.append({"k": "ancient_skirmish", "seat": s["seat"], "anc": s["anc"],
-                  "members": members})
+    steps += [
+        {
+            "k": "foe_test",
+            "foe": anc["id"],
+            "dice": fight,
+            "sources": [[anc["id"], fight]],
+            "tag": f"foe{m}",
+        }
+        for m in members
+    ]
+    steps.append({"k": "ancient_skirmish", "seat": s["seat"], "anc": s["anc"], "members": members})
     push(state, *steps)
 
 
@@ -126,8 +148,15 @@ def _ancient_skirmish(state: State, s: dict) -> None:
     for m in members:
         if taken[m]:
             lose_hp(state, m, taken[m], source=anc["id"])
-    log(state, "ancient_skirmish", seat=s["seat"], ancient=anc["id"], dealt=dealt, taken=taken,
-        hp=health - anc["damage"])
+    log(
+        state,
+        "ancient_skirmish",
+        seat=s["seat"],
+        ancient=anc["id"],
+        dealt=dealt,
+        taken=[[m, taken[m]] for m in members],
+        hp=health - anc["damage"],
+    )
     if anc["damage"] >= health:  # ANC-5, checked first (END-3: a falling last hero still wins)
         anc["defeated"] = True
         anc["in_play"] = False
@@ -190,4 +219,3 @@ def _plot_check(state: State, s: dict) -> None:
             state.map[i]["plots"].append(pid)
             log(state, "plot_enters", ancient=anc["id"], plot=pid, loc=state.map[i]["id"])
             push(state, *bind(card(pid)["enter"], state.first, card=pid))
-

@@ -36,8 +36,14 @@ class GameRecord:
     act_ns: list = field(default_factory=list)
 
 
-def play(settings: Settings, seed: int, bot: str = "random", timed: bool = False,
-         on_step: Callable[[State], None] | None = None, max_actions: int = 100_000) -> tuple:
+def play(
+    settings: Settings,
+    seed: int,
+    bot: str = "random",
+    timed: bool = False,
+    on_step: Callable[[State], None] | None = None,
+    max_actions: int = 100_000,
+) -> tuple:
     """Play one game to the end; returns (final state, GameRecord)."""
     chooser = BOTS[bot]
     r = random.Random(seed ^ 0x5EED)

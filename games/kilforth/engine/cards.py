@@ -39,22 +39,61 @@ REQUIRED = {
     "night": ("id", "name", "edition", "type", "location"),
 }
 DEFAULTS = {
-    "location": {"gloom": 1, "symbol": "", "market": False, "centre": "", "arrive": [],
-                 "gloom_arrive": [], "night": None, "text": ""},
-    "encounter": {"fight": 0, "study": 0, "sneak": 0, "influence": 0, "health": 0, "gold": 0,
-                  "keywords": [], "weakness": "", "trophy": [], "trophy_forced": False,
-                  "effect": [], "text": ""},
-    "reward": {"bonus": {}, "keywords": [], "where": [], "deed": [], "veil": False,
-               "reroll": False, "text": ""},
+    "location": {
+        "gloom": 1,
+        "symbol": "",
+        "market": False,
+        "centre": "",
+        "arrive": [],
+        "gloom_arrive": [],
+        "night": None,
+        "text": "",
+    },
+    "encounter": {
+        "fight": 0,
+        "study": 0,
+        "sneak": 0,
+        "influence": 0,
+        "health": 0,
+        "gold": 0,
+        "keywords": [],
+        "weakness": "",
+        "trophy": [],
+        "trophy_forced": False,
+        "effect": [],
+        "text": "",
+    },
+    "reward": {
+        "bonus": {},
+        "keywords": [],
+        "where": [],
+        "deed": [],
+        "veil": False,
+        "reroll": False,
+        "text": "",
+    },
     "loot": {"gold": 0, "deed": [], "text": ""},
     "race": {"fight": 0, "study": 0, "sneak": 0, "influence": 0},
     "class": {"fight": 0, "study": 0, "sneak": 0, "influence": 0},
     "skill": {"bonus": {}, "deed": [], "veil": False, "reroll": False, "text": ""},
     "saga": {},
     "ancient": {"abilities": {}, "gloom_terrains": [], "text": ""},
-    "night": {"effect": [], "mods": {}, "nightly": [], "fight": 0, "study": 0, "sneak": 0,
-              "influence": 0, "health": 0, "gold": 0, "keywords": [], "weakness": "",
-              "trophy": [], "trophy_forced": False, "text": ""},
+    "night": {
+        "effect": [],
+        "mods": {},
+        "nightly": [],
+        "fight": 0,
+        "study": 0,
+        "sneak": 0,
+        "influence": 0,
+        "health": 0,
+        "gold": 0,
+        "keywords": [],
+        "weakness": "",
+        "trophy": [],
+        "trophy_forced": False,
+        "text": "",
+    },
 }
 
 
@@ -150,14 +189,29 @@ def load_files(files: list[Path], known_steps: set[str]) -> Content:
                     for p in card["plots"]:
                         if "id" not in p or p["id"] in c.cards:
                             _fail(path, cid, f"plot {p.get('id')!r} missing or duplicate id")
-                        plot = {"kind": "plot", "ancient": cid, "ability": {}, "enter": [],
-                                "text": "", **p}
+                        plot = {
+                            "kind": "plot",
+                            "ancient": cid,
+                            "ability": {},
+                            "enter": [],
+                            "text": "",
+                            **p,
+                        }
                         _check_steps(path, p["id"], plot["enter"], known_steps)
                         c.cards[p["id"]] = plot
                         c.plots[p["id"]] = plot
                 if kind == "saga":
-                    t = {"kind": "totem", "id": cid + ".totem", "bonus": {}, "keywords": [],
-                         "deed": [], "veil": False, "reroll": False, "where": [], **card["totem"]}
+                    t = {
+                        "kind": "totem",
+                        "id": cid + ".totem",
+                        "bonus": {},
+                        "keywords": [],
+                        "deed": [],
+                        "veil": False,
+                        "reroll": False,
+                        "where": [],
+                        **card["totem"],
+                    }
                     t["id"] = cid + ".totem"
                     c.cards[t["id"]] = t
                     c.totems[t["id"]] = t
@@ -179,9 +233,7 @@ def _validate_kind(path: Path, kind: str, card: dict, known: set[str]) -> None:
             _fail(path, cid, f"terrain {card['terrain']!r} unknown")
         if card["type"] == "enemy" and card["health"] < 1:
             _fail(path, cid, "an enemy needs health >= 1")
-        if card["type"] in ("place", "quest", "stranger") and not any(
-            card[a] for a in ATTRS
-        ):
+        if card["type"] in ("place", "quest", "stranger") and not any(card[a] for a in ATTRS):
             _fail(path, cid, "needs at least one attribute value to be confronted")
     elif kind == "reward":
         if card["deck"] not in REWARD_DECKS:

@@ -28,37 +28,68 @@ def free_options(state: State, seat: int) -> list[dict]:
         for t in others:
             th = state.heroes[t]
             if not th["hidden"] and t not in state.team:
-                opts.append(option(f"team:{t}", f"Propose a team to {th['name']}",
-                                   [{"k": "team_offer", "seat": seat, "target": t}, menu],
-                                   target=t))
+                opts.append(
+                    option(
+                        f"team:{t}",
+                        f"Propose a team to {th['name']}",
+                        [{"k": "team_offer", "seat": seat, "target": t}, menu],
+                        target=t,
+                    )
+                )
             gifts = []
             if h["gold"]:
                 gifts.append(("gold", "1 gold"))
             gifts += [(f"loot:{c}", name(c)) for c in h["loot"]]
             gifts += [(f"rumour:{c}", f"rumour {name(c)}") for c in h["hand"]]
-            gifts += [(f"asset:{c}", name(c)) for c in h["assets"]
-                      if card(c)["kind"] == "reward" and card(c)["deck"] in ("item", "spell")]
+            gifts += [
+                (f"asset:{c}", name(c))
+                for c in h["assets"]
+                if card(c)["kind"] == "reward" and card(c)["deck"] in ("item", "spell")
+            ]
             for what, label in gifts:
-                opts.append(option(f"give:{t}:{what}", f"Offer {label} to {th['name']}",
-                                   [{"k": "gift_offer", "seat": seat, "target": t, "what": what},
-                                    menu], target=t))
+                opts.append(
+                    option(
+                        f"give:{t}:{what}",
+                        f"Offer {label} to {th['name']}",
+                        [{"k": "gift_offer", "seat": seat, "target": t, "what": what}, menu],
+                        target=t,
+                    )
+                )
     # DEED-3 overcome
     mine = {k for c in in_play_cards(state, seat) for k in card(c).get("keywords", [])}
     mine = {k.lstrip("*") for k in mine}
     for cid in state.map[h["loc"]]["enc"]:
         weak = card(cid)["weakness"]
         if weak and weak in mine:
-            opts.append(option(f"overcome:{cid}", f"Overcome {name(cid)} (weakness {weak})",
-                               [{"k": "overcome", "seat": seat, "enc": cid}, menu], card=cid))
+            opts.append(
+                option(
+                    f"overcome:{cid}",
+                    f"Overcome {name(cid)} (weakness {weak})",
+                    [{"k": "overcome", "seat": seat, "enc": cid}, menu],
+                    card=cid,
+                )
+            )
     # DEED-4 resolve
     for cid in in_play_cards(state, seat):
         if card(cid).get("deed"):
-            opts.append(option(f"resolve:{cid}", f"Use {name(cid)}",
-                               [{"k": "resolve", "seat": seat, "card": cid}, menu], card=cid))
+            opts.append(
+                option(
+                    f"resolve:{cid}",
+                    f"Use {name(cid)}",
+                    [{"k": "resolve", "seat": seat, "card": cid}, menu],
+                    card=cid,
+                )
+            )
     for cid in h["loot"]:
         if card(cid)["deed"]:
-            opts.append(option(f"resolve:{cid}", f"Use loot {name(cid)}",
-                               [{"k": "resolve", "seat": seat, "card": cid}, menu], card=cid))
+            opts.append(
+                option(
+                    f"resolve:{cid}",
+                    f"Use loot {name(cid)}",
+                    [{"k": "resolve", "seat": seat, "card": cid}, menu],
+                    card=cid,
+                )
+            )
     opts.extend(assault_options(state, seat))
     return opts
 
@@ -69,10 +100,17 @@ def _team_offer(state: State, s: dict) -> None:
     seat, t = s["seat"], s["target"]
     state.offers += 1
     log(state, "team_offered", seat=seat, target=t)
-    ask(state, t, "team_offer", f"{state.heroes[seat]['name']} proposes a team", [
-        option("accept", "Join the team", [{"k": "team_join", "seat": seat, "target": t}]),
-        option("decline", "Decline", [{"k": "offer_declined", "seat": seat, "target": t}]),
-    ], offer_from=seat)
+    ask(
+        state,
+        t,
+        "team_offer",
+        f"{state.heroes[seat]['name']} proposes a team",
+        [
+            option("accept", "Join the team", [{"k": "team_join", "seat": seat, "target": t}]),
+            option("decline", "Decline", [{"k": "offer_declined", "seat": seat, "target": t}]),
+        ],
+        offer_from=seat,
+    )
 
 
 @step("team_join")
@@ -105,11 +143,19 @@ def _gift_offer(state: State, s: dict) -> None:
     what = s["what"]
     label = "1 gold" if what == "gold" else name(what.split(":", 1)[1])
     log(state, "gift_offered", seat=seat, target=t, kind=what.split(":")[0])
-    ask(state, t, "gift_offer", f"{state.heroes[seat]['name']} offers you {label}", [
-        option("accept", "Accept", [{"k": "gift_apply", "seat": seat, "target": t,
-                                      "what": what}]),
-        option("decline", "Decline", [{"k": "offer_declined", "seat": seat, "target": t}]),
-    ], offer_from=seat)
+    ask(
+        state,
+        t,
+        "gift_offer",
+        f"{state.heroes[seat]['name']} offers you {label}",
+        [
+            option(
+                "accept", "Accept", [{"k": "gift_apply", "seat": seat, "target": t, "what": what}]
+            ),
+            option("decline", "Decline", [{"k": "offer_declined", "seat": seat, "target": t}]),
+        ],
+        offer_from=seat,
+    )
 
 
 @step("gift_apply")

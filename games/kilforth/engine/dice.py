@@ -53,9 +53,7 @@ def can_call_fate(state: State, seat: int) -> bool:
 
 def rerollers(state: State, seat: int) -> list[str]:
     h = state.heroes[seat]
-    return [
-        c for c in h["assets"] + h["skills"] if card(c).get("reroll") and c not in h["veiled"]
-    ]
+    return [c for c in h["assets"] + h["skills"] if card(c).get("reroll") and c not in h["veiled"]]
 
 
 @step("fate_offer")
@@ -69,23 +67,49 @@ def _fate_offer(state: State, s: dict) -> None:
     opts = [option("accept", f"Accept {res['succ']} success(es)")]
     if can_call_fate(state, seat):
         if h["fate"] > 0:
-            opts.append(option("fate", "Call on fate: discard a fate token for +1 success",
-                               [{"k": "fate_apply", "seat": seat, "tag": tag, "pay": "token"}]))
+            opts.append(
+                option(
+                    "fate",
+                    "Call on fate: discard a fate token for +1 success",
+                    [{"k": "fate_apply", "seat": seat, "tag": tag, "pay": "token"}],
+                )
+            )
         for cid in h["hand"]:
-            opts.append(option(f"fate:{cid}", f"Call on fate: discard rumour {name(cid)}",
-                               [{"k": "fate_apply", "seat": seat, "tag": tag, "pay": cid}],
-                               card=cid))
+            opts.append(
+                option(
+                    f"fate:{cid}",
+                    f"Call on fate: discard rumour {name(cid)}",
+                    [{"k": "fate_apply", "seat": seat, "tag": tag, "pay": cid}],
+                    card=cid,
+                )
+            )
     if res["seat"] == seat:
         for cid in rerollers(state, seat):
             fails = [f for f in res["faces"] if f < success_min(state)]
             if fails:
-                opts.append(option(f"reroll:{cid}", f"Re-roll failed dice with {name(cid)}",
-                                   [{"k": "reroll", "seat": seat, "tag": tag, "card": cid},
-                                    {"k": "fate_offer", "seat": seat, "tag": tag}], card=cid))
+                opts.append(
+                    option(
+                        f"reroll:{cid}",
+                        f"Re-roll failed dice with {name(cid)}",
+                        [
+                            {"k": "reroll", "seat": seat, "tag": tag, "card": cid},
+                            {"k": "fate_offer", "seat": seat, "tag": tag},
+                        ],
+                        card=cid,
+                    )
+                )
     if len(opts) == 1:
         return
-    ask(state, seat, "fate", f"You rolled {res['faces']}: {res['succ']} success(es).", opts,
-        faces=res["faces"], successes=res["succ"], tester=res["seat"])
+    ask(
+        state,
+        seat,
+        "fate",
+        f"You rolled {res['faces']}: {res['succ']} success(es).",
+        opts,
+        faces=res["faces"],
+        successes=res["succ"],
+        tester=res["seat"],
+    )
 
 
 @step("fate_apply")
@@ -100,8 +124,13 @@ def _fate_apply(state: State, s: dict) -> None:
         discard_card(state, s["pay"])
     h["fate_day"] = state.day
     state.scratch[s["tag"]]["succ"] += 1
-    log(state, "fate_called", seat=s["seat"], paid=s["pay"] if s["pay"] == "token" else "rumour",
-        card=None if s["pay"] == "token" else s["pay"])
+    log(
+        state,
+        "fate_called",
+        seat=s["seat"],
+        paid=s["pay"] if s["pay"] == "token" else "rumour",
+        card=None if s["pay"] == "token" else s["pay"],
+    )
 
 
 @step("reroll")
@@ -123,5 +152,13 @@ def _foe_test(state: State, s: dict) -> None:
     faces = roll(state, n)
     succ = count(state, faces)
     state.scratch[s["tag"]] = {"seat": None, "attr": "fight", "faces": faces, "succ": succ}
-    log(state, "roll", foe=s["foe"], attr="fight", dice=n, sources=s.get("sources", []),
-        faces=faces, successes=succ)
+    log(
+        state,
+        "roll",
+        foe=s["foe"],
+        attr="fight",
+        dice=n,
+        sources=s.get("sources", []),
+        faces=faces,
+        successes=succ,
+    )

@@ -244,8 +244,14 @@ def _test_gate(state: State, s: dict) -> None:
     push(
         state,
         {"k": "test", "seat": s["seat"], "attr": s["attr"], "tag": tag, "team": False},
-        {"k": "gate_resolve", "seat": s["seat"], "tag": tag, "need": s["need"],
-         "pass": s.get("pass", []), "fail": s.get("fail", [])},
+        {
+            "k": "gate_resolve",
+            "seat": s["seat"],
+            "tag": tag,
+            "need": s["need"],
+            "pass": s.get("pass", []),
+            "fail": s.get("fail", []),
+        },
     )
 
 

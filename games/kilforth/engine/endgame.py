@@ -34,8 +34,13 @@ def _end_game(state: State, s: dict) -> None:
         won = all(a["defeated"] for a in state.ancients)
         winners = [h["seat"] for h in state.heroes] if won else []
         team_vp = math.ceil(sum(scores) / len(state.heroes))
-        result = {"winners": winners, "vp": scores, "reason": reason, "won": won,
-                  "team_vp": team_vp}
+        result = {
+            "winners": winners,
+            "vp": scores,
+            "reason": reason,
+            "won": won,
+            "team_vp": team_vp,
+        }
     state.phase = "over"
     state.prompt = None
     state.queue = []

@@ -36,13 +36,17 @@ def _engage_all(state: State, s: dict) -> None:
     if not foes:
         return
     if len(foes) == 1:
-        push(state, {"k": "engage", "seat": seat, "enc": foes[0]},
-             {"k": "engage_all", "seat": seat})
+        push(
+            state, {"k": "engage", "seat": seat, "enc": foes[0]}, {"k": "engage_all", "seat": seat}
+        )
         return
     opts = [
-        option(f"engage:{cid}", f"Engage {name(cid)} first",
-               [{"k": "engage", "seat": seat, "enc": cid}, {"k": "engage_all", "seat": seat}],
-               card=cid)
+        option(
+            f"engage:{cid}",
+            f"Engage {name(cid)} first",
+            [{"k": "engage", "seat": seat, "enc": cid}, {"k": "engage_all", "seat": seat}],
+            card=cid,
+        )
         for cid in foes
     ]
     ask(state, seat, "engage_order", "Several enemies here: which do you engage first?", opts)
@@ -54,8 +58,11 @@ def team_partners(state: State, seat: int) -> list[int]:
     if h["hidden"]:
         return []
     return [
-        t for t in heroes_at(state, h["loc"])
-        if t != seat and not state.heroes[t]["hidden"] and not state.heroes[t]["defeated"]
+        t
+        for t in heroes_at(state, h["loc"])
+        if t != seat
+        and not state.heroes[t]["hidden"]
+        and not state.heroes[t]["defeated"]
         and t not in state.team
     ]
 
@@ -80,17 +87,29 @@ def _engage(state: State, s: dict) -> None:
     if h["hidden"]:  # ENG-3
         c = card(cid)
         opts = [
-            option("reveal", "Reveal yourself and gain surprise",
-                   [{"k": "unhide", "seat": seat},
-                    {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "hero"}]),
-            option("evade", f"Stay hidden and try to evade (sneak vs {c['sneak']})",
-                   [{"k": "evade", "seat": seat, "enc": cid}]),
+            option(
+                "reveal",
+                "Reveal yourself and gain surprise",
+                [
+                    {"k": "unhide", "seat": seat},
+                    {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "hero"},
+                ],
+            ),
+            option(
+                "evade",
+                f"Stay hidden and try to evade (sneak vs {c['sneak']})",
+                [{"k": "evade", "seat": seat, "enc": cid}],
+            ),
         ]
         if state.settings["auto_evasion"] and attr_total(state, seat, "sneak") > c["sneak"]:
-            opts.append(option("auto_evade", "Evade automatically (your sneak is higher)",
-                               [{"k": "evaded", "seat": seat, "enc": cid}]))
-        ask(state, seat, "hidden_engage", f"{name(cid)} is here and you are hidden", opts,
-            card=cid)
+            opts.append(
+                option(
+                    "auto_evade",
+                    "Evade automatically (your sneak is higher)",
+                    [{"k": "evaded", "seat": seat, "enc": cid}],
+                )
+            )
+        ask(state, seat, "hidden_engage", f"{name(cid)} is here and you are hidden", opts, card=cid)
         return
     partners = team_partners(state, seat)
     surprise = "foe" if foe_surprise(state, seat, cid) else None
@@ -98,12 +117,25 @@ def _engage(state: State, s: dict) -> None:
     if partners and state.offers < OFFER_CAP and not s.get("asked"):
         opts = [option("alone", "Fight alone", [fight])]
         for t in partners:
-            opts.append(option(
-                f"team:{t}", f"Propose a team to {state.heroes[t]['name']}",
-                [{"k": "team_offer", "seat": seat, "target": t},
-                 {"k": "engage", "seat": seat, "enc": cid, "asked": True}], target=t))
-        ask(state, seat, "engage_team", f"Engage {name(cid)}: fight alone or ask for help?",
-            opts, card=cid)
+            opts.append(
+                option(
+                    f"team:{t}",
+                    f"Propose a team to {state.heroes[t]['name']}",
+                    [
+                        {"k": "team_offer", "seat": seat, "target": t},
+                        {"k": "engage", "seat": seat, "enc": cid, "asked": True},
+                    ],
+                    target=t,
+                )
+            )
+        ask(
+            state,
+            seat,
+            "engage_team",
+            f"Engage {name(cid)}: fight alone or ask for help?",
+            opts,
+            card=cid,
+        )
         return
     push(state, fight)
 
@@ -112,8 +144,11 @@ def _engage(state: State, s: dict) -> None:
 def _evade(state: State, s: dict) -> None:
     """ENG-4: a sneak test against the foe's sneak."""
     tag = f"evade{state.turn_no}"
-    push(state, {"k": "test", "seat": s["seat"], "attr": "sneak", "tag": tag},
-         {"k": "evade_resolve", "seat": s["seat"], "enc": s["enc"], "tag": tag})
+    push(
+        state,
+        {"k": "test", "seat": s["seat"], "attr": "sneak", "tag": tag},
+        {"k": "evade_resolve", "seat": s["seat"], "enc": s["enc"], "tag": tag},
+    )
 
 
 @step("evade_resolve")
@@ -125,8 +160,11 @@ def _evade_resolve(state: State, s: dict) -> None:
         push(state, {"k": "evaded", "seat": seat, "enc": cid})
     else:
         log(state, "evade_failed", seat=seat, card=cid)
-        push(state, {"k": "unhide", "seat": seat},
-             {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "foe"})
+        push(
+            state,
+            {"k": "unhide", "seat": seat},
+            {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "foe"},
+        )
 
 
 @step("evaded")
@@ -140,10 +178,18 @@ def _battle_start(state: State, s: dict) -> None:
     """ENG-6: the foe gets HP equal to its health."""
     cid = s["enc"]
     state.encounters[cid]["hp"] = card(cid)["health"] or 1
-    log(state, "battle", seat=s["seat"], card=cid, surprise=s["surprise"],
-        team=team_of(state, s["seat"]))
-    push(state, {"k": "battle_round", "seat": s["seat"], "enc": cid, "round": 1,
-                 "surprise": s["surprise"]})
+    log(
+        state,
+        "battle",
+        seat=s["seat"],
+        card=cid,
+        surprise=s["surprise"],
+        team=team_of(state, s["seat"]),
+    )
+    push(
+        state,
+        {"k": "battle_round", "seat": s["seat"], "enc": cid, "round": 1, "surprise": s["surprise"]},
+    )
 
 
 @step("battle_round")
@@ -161,8 +207,9 @@ def _battle_round(state: State, s: dict) -> None:
         dice += 1
         sources.append(["surprise", 1])
     for m in members:
-        steps.append({"k": "foe_test", "foe": cid, "dice": dice, "sources": sources,
-                      "tag": f"foe{m}"})
+        steps.append(
+            {"k": "foe_test", "foe": cid, "dice": dice, "sources": sources, "tag": f"foe{m}"}
+        )
     steps.append({"k": "skirmish", "seat": seat, "enc": cid, "round": rnd, "members": members})
     push(state, *steps)
 
@@ -180,8 +227,16 @@ def _skirmish(state: State, s: dict) -> None:
     for m in members:
         if taken[m]:
             lose_hp(state, m, taken[m], source=cid)
-    log(state, "skirmish", seat=seat, card=cid, round=s["round"], dealt=dealt, taken=taken,
-        foe_hp=info["hp"])
+    log(
+        state,
+        "skirmish",
+        seat=seat,
+        card=cid,
+        round=s["round"],
+        dealt=dealt,
+        taken=[[m, taken[m]] for m in members],
+        foe_hp=info["hp"],
+    )
     then: list[dict] = []
     foe_down = info["hp"] == 0
     if foe_down:
@@ -195,16 +250,25 @@ def _skirmish(state: State, s: dict) -> None:
         then.append({"k": "battle_over", "seat": seat})
         push(state, *then)
         return
-    nxt = {"k": "battle_round", "seat": seat, "enc": cid, "round": s["round"] + 1,
-           "surprise": None}
+    nxt = {"k": "battle_round", "seat": seat, "enc": cid, "round": s["round"] + 1, "surprise": None}
     if len(members) > 1:  # DEED-7: no escape from a team battle
         push(state, nxt)
         return
-    ask(state, seat, "escape", f"{name(cid)} has {info['hp']} HP left. Fight on or escape?", [
-        option("fight", "Fight another round", [nxt]),
-        option("escape", "Escape (make camp, end your turn)",
-               [{"k": "escape", "seat": seat, "enc": cid}]),
-    ], card=cid)
+    ask(
+        state,
+        seat,
+        "escape",
+        f"{name(cid)} has {info['hp']} HP left. Fight on or escape?",
+        [
+            option("fight", "Fight another round", [nxt]),
+            option(
+                "escape",
+                "Escape (make camp, end your turn)",
+                [{"k": "escape", "seat": seat, "enc": cid}],
+            ),
+        ],
+        card=cid,
+    )
 
 
 @step("battle_over")
@@ -241,8 +305,12 @@ def _escape(state: State, s: dict) -> None:
     log(state, "escape", seat=seat, card=cid)
     if len(dests) > 1:
         opts = [
-            option(f"to:{state.map[j]['id']}", f"Escape to {name(state.map[j]['id'])}",
-                   [{"k": "escape_to", "seat": seat, "to": j}], loc=j)
+            option(
+                f"to:{state.map[j]['id']}",
+                f"Escape to {name(state.map[j]['id'])}",
+                [{"k": "escape_to", "seat": seat, "to": j}],
+                loc=j,
+            )
             for j in dests
         ]
         ask(state, seat, "escape_to", "Choose where to escape to", opts)
@@ -292,11 +360,24 @@ def _lose_card(state: State, s: dict) -> None:
     """ENG-9: the hero chooses which asset to sacrifice or rumour to discard."""
     seat = s["seat"]
     h = state.heroes[seat]
-    opts = [option(f"lose:{c}", f"Discard rumour {name(c)}",
-                   [{"k": "lose_card_apply", "seat": seat, "card": c}], card=c) for c in h["hand"]]
-    opts += [option(f"lose:{c}", f"Sacrifice {name(c)}",
-                    [{"k": "lose_card_apply", "seat": seat, "card": c}], card=c)
-             for c in h["assets"]]
+    opts = [
+        option(
+            f"lose:{c}",
+            f"Discard rumour {name(c)}",
+            [{"k": "lose_card_apply", "seat": seat, "card": c}],
+            card=c,
+        )
+        for c in h["hand"]
+    ]
+    opts += [
+        option(
+            f"lose:{c}",
+            f"Sacrifice {name(c)}",
+            [{"k": "lose_card_apply", "seat": seat, "card": c}],
+            card=c,
+        )
+        for c in h["assets"]
+    ]
     if not opts:
         return
     if len(opts) == 1:

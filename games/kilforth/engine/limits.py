@@ -19,13 +19,22 @@ def _limits(state: State, s: dict) -> None:
     for zone, label in (("hand", "rumour"), ("assets", "asset"), ("loot", "loot token")):
         if len(h[zone]) > LIMIT:
             opts = [
-                option(f"drop:{c}", f"Discard {label} {name(c)}",
-                       [{"k": "limit_drop", "seat": seat, "zone": zone, "card": c}, again],
-                       card=c)
+                option(
+                    f"drop:{c}",
+                    f"Discard {label} {name(c)}",
+                    [{"k": "limit_drop", "seat": seat, "zone": zone, "card": c}, again],
+                    card=c,
+                )
                 for c in h[zone]
             ]
-            ask(state, seat, "discard_down", f"You have {len(h[zone])} {label}s: discard to 6",
-                opts, zone=zone)
+            ask(
+                state,
+                seat,
+                "discard_down",
+                f"You have {len(h[zone])} {label}s: discard to 6",
+                opts,
+                zone=zone,
+            )
             return
 
 
@@ -44,6 +53,3 @@ def _limit_drop(state: State, s: dict) -> None:
 def over_limit(state: State, seat: int) -> bool:
     h = state.heroes[seat]
     return any(len(h[z]) > LIMIT for z in ("hand", "assets", "loot"))
-
-
-

@@ -18,8 +18,14 @@ def _night(state: State, s: dict) -> None:
         push(state, {"k": "end_game", "reason": "the night deck is down to one card"})
         return
     state.scratch["gloomed"] = []
-    push(state, {"k": "gloom"}, {"k": "darkness"}, {"k": "night_plots"}, {"k": "dawn"},
-         {"k": "new_day"})
+    push(
+        state,
+        {"k": "gloom"},
+        {"k": "darkness"},
+        {"k": "night_plots"},
+        {"k": "dawn"},
+        {"k": "new_day"},
+    )
 
 
 @step("gloom")
@@ -124,4 +130,3 @@ def gloom_value(state: State, i: int) -> int:
 
 def centre_name(state: State) -> str:
     return name(state.map[state.centre()]["id"])
-

@@ -24,9 +24,12 @@ def _claim_reward(state: State, s: dict) -> None:
     members = team_of(state, seat)
     if len(members) > 1:  # DEED-8: the active hero decides who gets the reward
         opts = [
-            option(f"give:{m}", f"Give the reward to {state.heroes[m]['name']}",
-                   [{"k": "reward_steps", "seat": m, "enc": cid, "own": own_token and m == seat}],
-                   target=m)
+            option(
+                f"give:{m}",
+                f"Give the reward to {state.heroes[m]['name']}",
+                [{"k": "reward_steps", "seat": m, "enc": cid, "own": own_token and m == seat}],
+                target=m,
+            )
             for m in members
         ]
         ask(state, seat, "reward_split", f"Who receives the reward for {name(cid)}?", opts)
@@ -39,9 +42,12 @@ def _reward_steps(state: State, s: dict) -> None:
     seat, cid = s["seat"], s["enc"]
     c = card(cid)
     if s["own"]:  # REW-3: own enemy stranger gives gold and the card itself
-        push(state, {"k": "loot_gold", "seat": seat, "enc": cid},
-             {"k": "keep_rumour", "seat": seat, "enc": cid},
-             {"k": "trophy", "seat": seat, "enc": cid})
+        push(
+            state,
+            {"k": "loot_gold", "seat": seat, "enc": cid},
+            {"k": "keep_rumour", "seat": seat, "enc": cid},
+            {"k": "trophy", "seat": seat, "enc": cid},
+        )
         return
     deck = REWARD_FOR[c["type"]]
     loot = [
@@ -49,17 +55,35 @@ def _reward_steps(state: State, s: dict) -> None:
         option("loot", "Draw a loot token", [{"k": "draw_loot", "seat": seat}]),
     ]
     rumour = [
-        option("keep", f"Keep {name(cid)} as a rumour",
-               [{"k": "keep_rumour", "seat": seat, "enc": cid}]),
-        option("draw", f"Discard it and draw a {deck} card",
-               [{"k": "swap_rumour", "seat": seat, "enc": cid, "deck": deck}]),
+        option(
+            "keep",
+            f"Keep {name(cid)} as a rumour",
+            [{"k": "keep_rumour", "seat": seat, "enc": cid}],
+        ),
+        option(
+            "draw",
+            f"Discard it and draw a {deck} card",
+            [{"k": "swap_rumour", "seat": seat, "enc": cid, "deck": deck}],
+        ),
     ]
-    push(state,
-         {"k": "ask_step", "seat": seat, "kind": "loot_step", "options": loot,
-          "text": f"Loot step for {name(cid)}"},
-         {"k": "ask_step", "seat": seat, "kind": "rumour_step", "options": rumour,
-          "text": f"Rumour step for {name(cid)}"},
-         {"k": "trophy", "seat": seat, "enc": cid})
+    push(
+        state,
+        {
+            "k": "ask_step",
+            "seat": seat,
+            "kind": "loot_step",
+            "options": loot,
+            "text": f"Loot step for {name(cid)}",
+        },
+        {
+            "k": "ask_step",
+            "seat": seat,
+            "kind": "rumour_step",
+            "options": rumour,
+            "text": f"Rumour step for {name(cid)}",
+        },
+        {"k": "trophy", "seat": seat, "enc": cid},
+    )
 
 
 @step("ask_step")
@@ -105,11 +129,21 @@ def _trophy(state: State, s: dict) -> None:
         log(state, "trophy", seat=seat, card=cid, forced=True)
         push(state, *steps)
         return
-    ask(state, seat, "trophy", f"Take the trophy of {name(cid)}?", [
-        option("take", "Take the trophy", [{"k": "log_text", "seat": seat, "text": "trophy"},
-                                           *steps]),
-        option("decline", "Decline the trophy"),
-    ], card=cid)
+    ask(
+        state,
+        seat,
+        "trophy",
+        f"Take the trophy of {name(cid)}?",
+        [
+            option(
+                "take",
+                "Take the trophy",
+                [{"k": "log_text", "seat": seat, "text": "trophy"}, *steps],
+            ),
+            option("decline", "Decline the trophy"),
+        ],
+        card=cid,
+    )
 
 
 @step("loot_for")

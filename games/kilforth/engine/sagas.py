@@ -76,20 +76,42 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
     opts = []
     if st is not None and is_interlude(state, seat):
         il = st["interlude"]
-        if (here in il["where"] and h["chapter_day"] != state.day and h["gold"] >= 5
-                and payable(state, seat, chapter_keywords(state, seat))):
-            opts.append(option("regale", f"Attempt interlude ({il['attr']} {il['need']})",
-                               act(seat, *_attempt(seat, il["attr"], il["need"], "interlude"))))
+        if (
+            here in il["where"]
+            and h["chapter_day"] != state.day
+            and h["gold"] >= 5
+            and payable(state, seat, chapter_keywords(state, seat))
+        ):
+            opts.append(
+                option(
+                    "regale",
+                    f"Attempt interlude ({il['attr']} {il['need']})",
+                    act(seat, *_attempt(seat, il["attr"], il["need"], "interlude")),
+                )
+            )
     elif st is not None:
-        if (h["chapter_day"] != state.day and h["gold"] >= chapter_cost(state, seat)
-                and payable(state, seat, chapter_keywords(state, seat))):
-            opts.append(option("regale", f"Complete chapter {h['chapter']}",
-                               act(seat, {"k": "pay_chapter", "seat": seat})))
+        if (
+            h["chapter_day"] != state.day
+            and h["gold"] >= chapter_cost(state, seat)
+            and payable(state, seat, chapter_keywords(state, seat))
+        ):
+            opts.append(
+                option(
+                    "regale",
+                    f"Complete chapter {h['chapter']}",
+                    act(seat, {"k": "pay_chapter", "seat": seat}),
+                )
+            )
     elif h["chapter"] == 5:
         fin = saga(state, seat)["finale"]
         if here in fin["where"] and h["ch4_day"] != state.day:
-            opts.append(option("regale", f"Attempt the finale ({fin['attr']} {fin['need']})",
-                               act(seat, *_attempt(seat, fin["attr"], fin["need"], "finale"))))
+            opts.append(
+                option(
+                    "regale",
+                    f"Attempt the finale ({fin['attr']} {fin['need']})",
+                    act(seat, *_attempt(seat, fin["attr"], fin["need"], "finale")),
+                )
+            )
     return opts
 
 
@@ -108,9 +130,11 @@ def _pay_chapter(state: State, s: dict) -> None:
     cost = chapter_cost(state, seat)
     state.heroes[seat]["gold"] -= cost
     log(state, "chapter_paid", seat=seat, gold=cost)
-    push(state, {"k": "pay_keywords", "seat": seat, "kws": chapter_keywords(state, seat),
-                 "used": []},
-         {"k": "chapter_complete", "seat": seat, "free": False})
+    push(
+        state,
+        {"k": "pay_keywords", "seat": seat, "kws": chapter_keywords(state, seat), "used": []},
+        {"k": "chapter_complete", "seat": seat, "free": False},
+    )
 
 
 @step("pay_keywords")
@@ -126,16 +150,37 @@ def _pay_keywords(state: State, s: dict) -> None:
         if not payable(state, seat, kws[1:], used + [c]):
             continue
         if where == "rumour":
-            opts.append(option(f"rumour:{c}", f"Discard rumour {name(c)}",
-                               [{"k": "kw_pay", "seat": seat, "card": c, "how": "discard"},
-                                {**rest, "used": used}], card=c))
+            opts.append(
+                option(
+                    f"rumour:{c}",
+                    f"Discard rumour {name(c)}",
+                    [
+                        {"k": "kw_pay", "seat": seat, "card": c, "how": "discard"},
+                        {**rest, "used": used},
+                    ],
+                    card=c,
+                )
+            )
         else:
-            opts.append(option(f"keep:{c}", f"Select {name(c)} and keep it",
-                               [{**rest, "used": used + [c]}], card=c))
-            opts.append(option(f"sac:{c}", f"Select {name(c)} and sacrifice it "
-                               f"({gold_value(c)} gold)",
-                               [{"k": "kw_pay", "seat": seat, "card": c, "how": "sacrifice"},
-                                {**rest, "used": used + [c]}], card=c))
+            opts.append(
+                option(
+                    f"keep:{c}",
+                    f"Select {name(c)} and keep it",
+                    [{**rest, "used": used + [c]}],
+                    card=c,
+                )
+            )
+            opts.append(
+                option(
+                    f"sac:{c}",
+                    f"Select {name(c)} and sacrifice it ({gold_value(c)} gold)",
+                    [
+                        {"k": "kw_pay", "seat": seat, "card": c, "how": "sacrifice"},
+                        {**rest, "used": used + [c]},
+                    ],
+                    card=c,
+                )
+            )
     ask(state, seat, "keyword", f"Keyword '{kw}': which card pays it?", opts, keyword=kw)
 
 
@@ -160,8 +205,14 @@ def _skill_options(state: State, seat: int, level: int) -> list[dict]:
     for sk in content().by_kind["skill"]:
         c = card(sk)
         if c["type"] in types and c["level"] == level and sk not in held:
-            opts.append(option(f"skill:{sk}", f"Gain skill {c['name']}",
-                               [{"k": "gain_skill", "seat": seat, "card": sk}], card=sk))
+            opts.append(
+                option(
+                    f"skill:{sk}",
+                    f"Gain skill {c['name']}",
+                    [{"k": "gain_skill", "seat": seat, "card": sk}],
+                    card=sk,
+                )
+            )
     return opts
 
 
@@ -184,8 +235,15 @@ def _chapter_complete(state: State, s: dict) -> None:
     skills = _skill_options(state, seat, n)
     if skills:
         skills.append(option("noskill", "Take no skill"))
-        then.append({"k": "ask_step", "seat": seat, "kind": "skill", "options": skills,
-                     "text": f"Chapter {n} complete: gain a level {n} skill?"})
+        then.append(
+            {
+                "k": "ask_step",
+                "seat": seat,
+                "kind": "skill",
+                "options": skills,
+                "text": f"Chapter {n} complete: gain a level {n} skill?",
+            }
+        )
     if state.mode == "competitive" and not s["free"] and n in (3, 4):
         limit = 1 if n == 3 else 2
         order = [(seat + i) % len(state.heroes) for i in range(1, len(state.heroes))]
@@ -209,11 +267,20 @@ def _catch_up(state: State, s: dict) -> None:
     h = state.heroes[seat]
     if h["chapter"] > s["limit"] or h["eliminated"]:
         return
-    ask(state, seat, "catch_up", f"Catch up: complete chapter {h['chapter']} for free?", [
-        option("complete", "Complete it for free",
-               [{"k": "chapter_complete", "seat": seat, "free": True}]),
-        option("decline", "Decline"),
-    ])
+    ask(
+        state,
+        seat,
+        "catch_up",
+        f"Catch up: complete chapter {h['chapter']} for free?",
+        [
+            option(
+                "complete",
+                "Complete it for free",
+                [{"k": "chapter_complete", "seat": seat, "free": True}],
+            ),
+            option("decline", "Decline"),
+        ],
+    )
 
 
 @step("saga_attempt")
@@ -234,9 +301,11 @@ def _saga_attempt(state: State, s: dict) -> None:
         push(state, {"k": "finale_complete", "seat": seat})
     else:
         h["gold"] -= 5
-        push(state, {"k": "pay_keywords", "seat": seat, "kws": chapter_keywords(state, seat),
-                     "used": []},
-             {"k": "chapter_complete", "seat": seat, "free": False})
+        push(
+            state,
+            {"k": "pay_keywords", "seat": seat, "kws": chapter_keywords(state, seat), "used": []},
+            {"k": "chapter_complete", "seat": seat, "free": False},
+        )
 
 
 @step("finale_complete")
@@ -247,12 +316,28 @@ def _finale_complete(state: State, s: dict) -> None:
     h["chapter"] = 6
     totem = h["saga"] + ".totem"
     log(state, "finale_completed", seat=seat, saga=h["saga"])
-    push(state, {"k": "ask_step", "seat": seat, "kind": "totem", "text": "Your totem", "options": [
-        option("asset", f"Put {name(totem)} into play", [{"k": "totem", "seat": seat,
-                                                            "keep": True}]),
-        option("gold", f"Remove it for {gold_value(totem)} gold", [{"k": "totem", "seat": seat,
-                                                                   "keep": False}]),
-    ]}, {"k": "ancients_enter"})
+    push(
+        state,
+        {
+            "k": "ask_step",
+            "seat": seat,
+            "kind": "totem",
+            "text": "Your totem",
+            "options": [
+                option(
+                    "asset",
+                    f"Put {name(totem)} into play",
+                    [{"k": "totem", "seat": seat, "keep": True}],
+                ),
+                option(
+                    "gold",
+                    f"Remove it for {gold_value(totem)} gold",
+                    [{"k": "totem", "seat": seat, "keep": False}],
+                ),
+            ],
+        },
+        {"k": "ancients_enter"},
+    )
 
 
 @step("totem")

@@ -22,8 +22,11 @@ def new_game(settings: Settings, seed: int) -> State:
     ed = settings.edition
     # SET-1: the centre, then the other 24 shuffled around it, colour side up.
     locs = c.locations(ed)
-    want = "harder" if (ed == "shadows" and settings.difficulty == "harder"
-                        and settings.harder_couch) else "standard"
+    want = (
+        "harder"
+        if (ed == "shadows" and settings.difficulty == "harder" and settings.harder_couch)
+        else "standard"
+    )
     centre = next(x for x in locs if card(x)["centre"] == want)
     others = [x for x in locs if not card(x)["centre"]]
     rng.shuffle(state, others)
@@ -58,17 +61,38 @@ def new_game(settings: Settings, seed: int) -> State:
         taken_sagas.append(sg)
         rc = card(race)
         # SET-9 (SET-13: every hero starts on the centre)
-        state.heroes.append({
-            "seat": seat, "race": race, "class": klass, "female": female, "saga": sg,
-            "name": f"{rc['female'] if female else rc['name']} {card(klass)['name']}",
-            "hp": 4, "max_hp": 4, "ap": 4, "gold": 1, "fate": 4, "enemy_tokens": 4,
-            "hidden": False, "side": ("skull" if rng.below(state, 2) else "rose")
-            if ed == "shadows" else None,
-            "loc": 12, "camped": False, "defeated": False, "eliminated": False,
-            "hand": [], "assets": [], "veiled": [], "loot": [], "skills": [],
-            "chapter": 1, "chapter_day": 0, "ch4_day": 0, "fate_day": 0,
-            "saga_progress": {"n": 0, "day": 0},
-        })
+        state.heroes.append(
+            {
+                "seat": seat,
+                "race": race,
+                "class": klass,
+                "female": female,
+                "saga": sg,
+                "name": f"{rc['female'] if female else rc['name']} {card(klass)['name']}",
+                "hp": 4,
+                "max_hp": 4,
+                "ap": 4,
+                "gold": 1,
+                "fate": 4,
+                "enemy_tokens": 4,
+                "hidden": False,
+                "side": ("skull" if rng.below(state, 2) else "rose") if ed == "shadows" else None,
+                "loc": 12,
+                "camped": False,
+                "defeated": False,
+                "eliminated": False,
+                "hand": [],
+                "assets": [],
+                "veiled": [],
+                "loot": [],
+                "skills": [],
+                "chapter": 1,
+                "chapter_day": 0,
+                "ch4_day": 0,
+                "fate_day": 0,
+                "saga_progress": {"n": 0, "day": 0},
+            }
+        )
     # SET-4: unused sagas leave the game (races/classes/skills are not cards in play).
     # SET-5: night deck; Shadows pre-draws by hero count and difficulty.
     night = sorted(c.night(ed))
@@ -102,19 +126,27 @@ def new_game(settings: Settings, seed: int) -> State:
         plots = [p["id"] for p in card(aid)["plots"]]
         rng.shuffle(state, plots)
         state.decks[f"plots:{aid}"] = plots
-        state.ancients.append({"id": aid, "in_play": False, "loc": None, "damage": 0,
-                               "defeated": False, "plots": []})
+        state.ancients.append(
+            {"id": aid, "in_play": False, "loc": None, "damage": 0, "defeated": False, "plots": []}
+        )
     for aid in ancients[n_anc:]:
         state.removed.extend(p["id"] for p in card(aid)["plots"])
     # SET-12: highest sneak (race + class) goes first; ties at random.
     sneak = [card(h["race"])["sneak"] + card(h["class"])["sneak"] for h in state.heroes]
     best = [h["seat"] for h in state.heroes if sneak[h["seat"]] == max(sneak)]
     state.first = _pick_int(state, best)
-    log(state, "setup", edition=ed, centre=centre, first=state.first,
-        heroes=[{"seat": h["seat"], "name": h["name"], "saga": h["saga"]} for h in state.heroes])
+    log(
+        state,
+        "setup",
+        edition=ed,
+        centre=centre,
+        first=state.first,
+        heroes=[{"seat": h["seat"], "name": h["name"], "saga": h["saga"]} for h in state.heroes],
+    )
     # SET-8 choices, then the first day.
-    push(state, *[{"k": "set8_choose", "seat": h["seat"]} for h in state.heroes],
-         {"k": "start_day"})
+    push(
+        state, *[{"k": "set8_choose", "seat": h["seat"]} for h in state.heroes], {"k": "start_day"}
+    )
     run(state)
     return state
 
@@ -141,13 +173,22 @@ def _set8_draw(state: State, s: dict) -> None:
     state.limbo.extend(two)
     log(state, "set8_look", vis=seat, seat=seat, cards=two)
     opts = [
-        option(f"keep:{c}", f"Keep {name(c)}",
-               [{"k": "set8_keep", "seat": seat, "deck": d, "keep": c,
-                 "back": two[1 - k]}], card=c)
+        option(
+            f"keep:{c}",
+            f"Keep {name(c)}",
+            [{"k": "set8_keep", "seat": seat, "deck": d, "keep": c, "back": two[1 - k]}],
+            card=c,
+        )
         for k, c in enumerate(two)
     ]
-    ask(state, seat, "set8_keep", "Keep one as a rumour; the other is shuffled back", opts,
-        cards=two)
+    ask(
+        state,
+        seat,
+        "set8_keep",
+        "Keep one as a rumour; the other is shuffled back",
+        opts,
+        cards=two,
+    )
 
 
 @step("set8_keep")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import pickle
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 
 
 class IllegalAction(Exception):  # noqa: N818 - public name fixed by the interface
@@ -65,7 +65,8 @@ class State:
 
     # -- serialisation ---------------------------------------------------------------------
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The fields as they are (no copy): JSON types only, by construction."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), separators=(",", ":"))

@@ -90,7 +90,9 @@ def option(key: str, label: str, then: list | None = None, **data: object) -> di
     return {"key": key, "label": label, "data": data, "then": list(then or [])}
 
 
-def ask(state: State, seat: int, kind: str, text: str, options: list[dict], **extra: object) -> None:
+def ask(
+    state: State, seat: int, kind: str, text: str, options: list[dict], **extra: object
+) -> None:
     """Open a prompt for `seat`. With a single forced option the caller should just proceed."""
     keys = [o["key"] for o in options]
     if len(set(keys)) != len(keys):  # pragma: no cover - guards stable keys

@@ -6,15 +6,49 @@ the generator state never leave here. Deck sizes are public.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .board import card, name
 from .state import State
 
 PUBLIC_HERO = (
-    "seat", "name", "race", "class", "female", "saga", "hp", "max_hp", "ap", "gold", "fate",
-    "enemy_tokens", "hidden", "side", "loc", "camped", "defeated", "eliminated", "assets",
-    "veiled", "skills", "chapter",
+    "seat",
+    "name",
+    "race",
+    "class",
+    "female",
+    "saga",
+    "hp",
+    "max_hp",
+    "ap",
+    "gold",
+    "fate",
+    "enemy_tokens",
+    "hidden",
+    "side",
+    "loc",
+    "camped",
+    "defeated",
+    "eliminated",
+    "assets",
+    "veiled",
+    "skills",
+    "chapter",
 )
-LOG_TAIL = 200
+LOG_TAIL = 60
+
+
+@lru_cache(maxsize=256)
+def _static(loc_id: str) -> dict:
+    lc = card(loc_id)
+    return {
+        "id": loc_id,
+        "name": lc["name"],
+        "terrain": lc["terrain"],
+        "gloom_value": lc["gloom"],
+        "symbol": lc["symbol"],
+        "market": lc["market"],
+    }
 
 
 def _sees_hand(state: State, viewer: int | None, seat: int) -> bool:
@@ -36,20 +70,30 @@ def view(state: State, viewer: int | None) -> dict:
             d["loot"] = list(h["loot"])
         heroes.append(d)
     board = []
+    where: dict[int, list[int]] = {}
+    for h in state.heroes:
+        if not h["eliminated"]:
+            where.setdefault(h["loc"], []).append(h["seat"])
     for i, loc in enumerate(state.map):
-        lc = card(loc["id"])
-        board.append({
-            "index": i, "id": loc["id"], "name": lc["name"], "terrain": lc["terrain"],
-            "gloom": loc["gloom"], "gloom_value": lc["gloom"], "symbol": lc["symbol"],
-            "market": lc["market"], "obstacles": loc["obstacles"], "plots": list(loc["plots"]),
-            "encounters": [
-                {"id": c, "name": name(c), "type": card(c)["type"],
-                 "enemies": list(state.encounters[c]["enemies"]),
-                 "progress": {k: dict(v) for k, v in state.encounters[c]["progress"].items()}}
-                for c in loc["enc"]
-            ],
-            "heroes": [h["seat"] for h in state.heroes if h["loc"] == i and not h["eliminated"]],
-        })
+        d = dict(_static(loc["id"]))
+        d.update(
+            index=i,
+            gloom=loc["gloom"],
+            obstacles=loc["obstacles"],
+            plots=list(loc["plots"]),
+            heroes=where.get(i, []),
+        )
+        d["encounters"] = [
+            {
+                "id": c,
+                "name": name(c),
+                "type": card(c)["type"],
+                "enemies": list(state.encounters[c]["enemies"]),
+                "progress": {k: dict(v) for k, v in state.encounters[c]["progress"].items()},
+            }
+            for c in loc["enc"]
+        ]
+        board.append(d)
     p = state.prompt
     prompt = None
     if p is not None and state.result is None:
@@ -79,5 +123,17 @@ def view(state: State, viewer: int | None) -> dict:
         "prompt": prompt,
         "waiting_for": state.waiting_for,
         "result": state.result,
-        "log": [e for e in state.log if e["vis"] == "all" or e["vis"] == viewer][-LOG_TAIL:],
+        "log": visible_log(state, viewer, LOG_TAIL),
     }
+
+
+def visible_log(state: State, viewer: int | None, limit: int | None = None) -> list[dict]:
+    """The newest `limit` log events this viewer may see (scanned from the end: O(limit))."""
+    out = []
+    for e in reversed(state.log):
+        if e["vis"] == "all" or e["vis"] == viewer:
+            out.append(e)
+            if limit is not None and len(out) >= limit:
+                break
+    out.reverse()
+    return out

@@ -1,0 +1,122 @@
+"""What the tables app needs from Kilforth: the game behind a small, fixed interface.
+
+The tables app (lobby, seats, persistence, sockets) calls only these functions, so it never learns
+the engine's internals and another game could later sit beside this one.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+
+from games.kilforth import engine
+from games.kilforth.engine import IllegalAction, State
+
+__all__ = [
+    "HeroOption",
+    "IllegalAction",
+    "State",
+    "act",
+    "dump",
+    "hero_options",
+    "legal",
+    "load",
+    "new_seed",
+    "render",
+    "setup",
+    "view",
+]
+
+
+@dataclass(frozen=True)
+class HeroOption:
+    id: str
+    name: str
+    detail: str
+
+
+def hero_options() -> dict[str, list[HeroOption]]:
+    """The races and classes a player may pick from (SET-2), with a short line about each."""
+    c = engine.content()
+
+    def attrs(card: dict) -> str:
+        parts = [f"{a} {card.get(a, 0)}" for a in ("fight", "study", "sneak", "influence")]
+        return ", ".join(parts)
+
+    races = [HeroOption(r, c.card(r)["name"], attrs(c.card(r))) for r in c.races]
+    classes = []
+    for k in c.classes:
+        card = c.card(k)
+        saga = c.cards.get(card.get("saga", ""), {}).get("name")
+        detail = attrs(card) + (f"; saga: {saga}" if saga else "")
+        classes.append(HeroOption(k, card["name"], detail))
+    return {"races": races, "classes": classes}
+
+
+def new_seed() -> int:
+    # The seed decides every die and shuffle: it is drawn fresh and never shown to anyone.
+    return secrets.randbits(62)
+
+
+def setup(table_settings: dict, heroes: list[dict | None], seed: int) -> State:
+    """A new game for a table's settings and each seat's hero pick (None: random)."""
+    settings = engine.Settings(
+        edition=table_settings["edition"],
+        mode=table_settings["mode"],
+        heroes=len(heroes),
+        difficulty=table_settings["difficulty"],
+        choices=list(heroes),
+        saga_allocation=table_settings["saga_allocation"],
+        auto_evasion=table_settings["auto_evasion"],
+        chapter_cost_2x=table_settings["chapter_cost_by_number"],
+        open_hands=table_settings["open_hands"],
+    )
+    settings.validate()
+    return engine.new_game(settings, seed)
+
+
+def load(document: str) -> State:
+    return State.from_json(document)
+
+
+def dump(state: State) -> str:
+    return state.to_json()
+
+
+def legal(state: State, seat: int) -> list[engine.Choice]:
+    return engine.legal(state, seat)
+
+
+def act(state: State, seat: int, key: str) -> State:
+    return engine.act(state, seat, key)
+
+
+def view(state: State, viewer: int | None) -> dict:
+    return engine.view(state, viewer)
+
+
+def render(
+    state: State, viewer: int | None, players: dict[int, str], online: set[int], table_slug: str
+) -> str:
+    """The board for one viewer: a seat (its own hand shown) or None (a spectator)."""
+    from games.kilforth.board import render_board
+
+    picture = engine.view(state, viewer)
+    extra = []
+    if viewer is not None:
+        prompt = picture.get("prompt") or {}
+        shown = {o["key"] for o in prompt.get("options", [])}
+        # Off-turn decisions (stop hiding, answer an offer) that are not part of the prompt.
+        extra = [
+            {"key": c.key, "label": c.label}
+            for c in engine.legal(state, viewer)
+            if c.key not in shown
+        ]
+    return render_board(
+        picture,
+        viewer=viewer,
+        players=players,
+        online=online,
+        table_slug=table_slug,
+        extra_choices=extra,
+    )

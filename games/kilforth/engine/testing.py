@@ -1,0 +1,288 @@
+"""Helpers to rig scenarios in tests (never patch `random`).
+
+They mutate the given state in place and return it; afterwards tests use the public
+legal()/act()/view(). Card ids are taken from wherever they are (decks, discards, bags, map,
+hands), so conservation still holds after rigging.
+"""
+
+from __future__ import annotations
+
+from .api import act, legal
+from .board import loc_index
+from .cards import content
+from .settings import Settings
+from .setup import new_game
+from .state import State
+from .steps import push, run
+
+CONSERVED_KINDS = ("encounter", "reward", "night", "loot", "plot")
+
+
+def scenario(
+    edition: str = "gloom",
+    mode: str = "competitive",
+    heroes: int = 2,
+    seed: int = 0,
+    **settings: object,
+) -> State:
+    """A new game with SET-8 answered (first deck, first card) for every hero."""
+    if mode == "solo":
+        heroes = 1
+    state = new_game(Settings(edition=edition, mode=mode, heroes=heroes, **settings), seed)
+    while state.phase == "setup":
+        seat = state.waiting_for[0]
+        state = act(state, seat, legal(state, seat)[0].key)
+    return state
+
+
+def keys(state: State, seat: int) -> list[str]:
+    return [c.key for c in legal(state, seat)]
+
+
+def card_locations(state: State) -> dict[str, list[str]]:
+    """Every conserved card id -> the zones it is found in (should be exactly one)."""
+    where: dict[str, list[str]] = {}
+
+    def add(cid: str, zone: str) -> None:
+        where.setdefault(cid, []).append(zone)
+
+    for name, pile in state.decks.items():
+        for c in pile:
+            add(c, f"deck:{name}")
+    for name, pile in state.discards.items():
+        for c in pile:
+            add(c, f"discard:{name}")
+    for c in state.loot_bag:
+        add(c, "loot_bag")
+    for c in state.loot_used:
+        add(c, "loot_used")
+    for c in state.removed:
+        add(c, "removed")
+    for c in state.limbo:
+        add(c, "limbo")
+    if state.weather:
+        add(state.weather, "weather")
+    for i, loc in enumerate(state.map):
+        for c in loc["enc"]:
+            add(c, f"map:{i}")
+        for c in loc["plots"]:
+            add(c, f"plot:{i}")
+    for a in state.ancients:
+        for c in a["plots"]:
+            add(c, f"ancient:{a['id']}")
+    for h in state.heroes:
+        for zone in ("hand", "assets", "loot"):
+            for c in h[zone]:
+                add(c, f"hero{h['seat']}:{zone}")
+    kinds = set(CONSERVED_KINDS)
+    return {c: z for c, z in where.items() if content().cards[c]["kind"] in kinds}
+
+
+def conserved_universe(state: State) -> set[str]:
+    c = content()
+    out = {x for x in c.by_kind["encounter"] + c.by_kind["reward"] + c.by_kind["loot"]}
+    out |= set(c.night(state.edition))
+    out |= set(c.plots)
+    return out
+
+
+def take(state: State, cid: str) -> State:
+    """Remove a card from whatever zone holds it."""
+    for pile in list(state.decks.values()) + list(state.discards.values()):
+        if cid in pile:
+            pile.remove(cid)
+            return state
+    for pile in (state.loot_bag, state.loot_used, state.removed, state.limbo):
+        if cid in pile:
+            pile.remove(cid)
+            return state
+    if state.weather == cid:
+        state.weather = None
+        return state
+    for loc in state.map:
+        if cid in loc["enc"]:
+            loc["enc"].remove(cid)
+            state.encounters.pop(cid, None)
+            return state
+        if cid in loc["plots"]:
+            loc["plots"].remove(cid)
+            return state
+    for h in state.heroes:
+        for zone in ("hand", "assets", "loot", "skills"):
+            if cid in h[zone]:
+                h[zone].remove(cid)
+                return state
+    for a in state.ancients:
+        if cid in a["plots"]:
+            a["plots"].remove(cid)
+            return state
+    raise KeyError(f"card {cid!r} is not in this game")
+
+
+def _loc(state: State, loc: int | str) -> int:
+    if isinstance(loc, int):
+        return loc
+    i = loc_index(state, loc)
+    if i is None:
+        raise KeyError(f"location {loc!r} is not on this map")
+    return i
+
+
+def top(state: State, deck: str, *cids: str) -> State:
+    """Put cards on top of a deck; the LAST one given ends on top (drawn first)."""
+    for c in cids:
+        take(state, c)
+        state.decks[deck].append(c)
+    return state
+
+
+def place_hero(state: State, seat: int, loc: int | str) -> State:
+    state.heroes[seat]["loc"] = _loc(state, loc)
+    return state
+
+
+def place_encounter(
+    state: State, cid: str, loc: int | str, fresh: bool = False, enemies: tuple[int, ...] = ()
+) -> State:
+    """Put an encounter (or night encounter) on the map; `fresh` = drawn this turn."""
+    from .actions import place_encounter as _place
+
+    take(state, cid)
+    _place(state, cid, _loc(state, loc), fresh=state.turn_no if fresh else -1)
+    for seat in enemies:
+        state.encounters[cid]["enemies"].append(seat)
+        state.heroes[seat]["enemy_tokens"] -= 1
+    return state
+
+
+def give(state: State, seat: int, cid: str, zone: str = "hand") -> State:
+    """Give a hero a card in hand, assets, loot or skills."""
+    if zone != "skills":
+        take(state, cid)
+    state.heroes[seat][zone].append(cid)
+    return state
+
+
+def set_hero(state: State, seat: int, **values: object) -> State:
+    """Set hero fields, e.g. hp=2, ap=1, gold=5, hidden=True, max_hp=6, chapter=5."""
+    h = state.heroes[seat]
+    for k, v in values.items():
+        if k not in h:
+            raise KeyError(f"hero has no field {k!r}")
+        h[k] = v
+    return state
+
+
+def obstacle(state: State, loc: int | str, n: int = 1) -> State:
+    state.map[_loc(state, loc)]["obstacles"] += n
+    return state
+
+
+def place_plot(state: State, pid: str, loc: int | str) -> State:
+    take(state, pid)
+    state.map[_loc(state, loc)]["plots"].append(pid)
+    return state
+
+
+def gloom(state: State, loc: int | str, on: bool = True) -> State:
+    state.map[_loc(state, loc)]["gloom"] = on
+    return state
+
+
+def dice(state: State, *faces: int) -> State:
+    """Queue forced die faces; they are used before the generator."""
+    for f in faces:
+        if not 1 <= f <= 6:
+            raise ValueError("a die face is 1-6")
+    state.forced_dice.extend(faces)
+    return state
+
+
+def set_weather(state: State, cid: str | None) -> State:
+    if cid is not None:
+        take(state, cid)
+    if state.weather:
+        state.discards["night"].append(state.weather)
+    state.weather = cid
+    return state
+
+
+def begin_turn(state: State, seat: int, first: int | None = None) -> State:
+    """Drop whatever was pending and start `seat`'s turn (engagements first, then the menu)."""
+    state.prompt = None
+    state.queue = []
+    state.team = []
+    state.phase = "daylight"
+    if first is not None:
+        state.first = first
+    state.heroes[seat]["camped"] = False
+    push(state, {"k": "turn_start", "seat": seat})
+    run(state)
+    return state
+
+
+def refresh(state: State) -> State:
+    """Rebuild the open turn menu after rigging (so it reflects the rigged state)."""
+    p = state.prompt
+    if p is not None and p["kind"] == "turn":
+        state.prompt = None
+        push(state, {"k": "turn_menu", "seat": p["seat"]})
+        run(state)
+    return state
+
+
+def start_night(state: State) -> State:
+    """Everyone makes camp now; run the night phase until the next decision."""
+    state.prompt = None
+    state.queue = []
+    state.team = []
+    for h in state.heroes:
+        h["camped"] = True
+    push(state, {"k": "night"})
+    run(state)
+    return state
+
+
+def run_steps(state: State, *steps: dict) -> State:
+    """Run named steps now, on top of whatever was pending (used by the step-kind tests).
+
+    If they finish without a decision, the previous prompt is restored; if they open a prompt,
+    the previous turn menu (if any) is rebuilt once they are done.
+    """
+    old_q, old_p = state.queue, state.prompt
+    state.queue, state.prompt = [], None
+    push(state, *steps)
+    run(state)
+    if state.prompt is None and not state.queue:
+        state.queue, state.prompt = old_q, old_p
+    else:
+        resume = (
+            [{"k": "turn_menu", "seat": old_p["seat"]}] if old_p and old_p["kind"] == "turn" else []
+        )
+        state.queue = old_q + resume + state.queue
+    return state
+
+
+def ancient_in_play(state: State, k: int = 0, loc: int | str | None = None) -> State:
+    a = state.ancients[k]
+    a["in_play"] = True
+    if loc is not None:
+        a["loc"] = _loc(state, loc)
+    else:
+        from .board import card
+
+        a["loc"] = loc_index(state, content().where(card(a["id"]), state.edition))
+    return state
+
+
+def play_until(
+    state: State, seat: int, kind: str, pick: str | None = None, limit: int = 200
+) -> State:
+    """Answer prompts (first option, or `pick` when offered) until `seat` gets prompt `kind`."""
+    for _ in range(limit):
+        p = state.prompt
+        if p is None or (p["seat"] == seat and p["kind"] == kind):
+            return state
+        ks = keys(state, p["seat"])
+        state = act(state, p["seat"], pick if pick in ks else ks[0])
+    raise AssertionError(f"prompt {kind} for seat {seat} never came")

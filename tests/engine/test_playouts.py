@@ -1,0 +1,152 @@
+"""Random playouts through legal()/act() with invariants after every step.
+
+1,000 seeded games over both editions, all modes and 1-4 heroes. A failure names the seed so it
+can be replayed with `play(settings, seed)` from games.kilforth.engine.bots.
+"""
+
+import json
+import random
+import re
+
+import pytest
+
+from games.kilforth.engine import Settings, State, act, legal, new_game, view
+from games.kilforth.engine.board import card, unique_keywords
+from games.kilforth.engine.testing import card_locations, conserved_universe
+
+COMBOS = [
+    (edition, mode, heroes)
+    for edition in ("gloom", "shadows")
+    for mode, heroes in (
+        ("solo", 1),
+        ("competitive", 2),
+        ("competitive", 3),
+        ("competitive", 4),
+        ("cooperative", 2),
+        ("cooperative", 3),
+        ("cooperative", 4),
+    )
+]
+GAMES_PER_COMBO = 72  # 14 combos x 72 = 1,008 games
+DIFFICULTIES = ("easier", "standard", "harder")
+QUOTED = re.compile(r'"([^"\\]*)"')
+
+
+def settings_for(edition, mode, heroes, seed):
+    return Settings(
+        edition=edition,
+        mode=mode,
+        heroes=heroes,
+        difficulty=DIFFICULTIES[seed % 3],
+        auto_evasion=seed % 2 == 0,
+        chapter_cost_2x=seed % 5 == 0,
+        open_hands=mode == "cooperative" and seed % 4 == 0,
+        saga_allocation="random" if seed % 3 == 1 else "matched",
+    )
+
+
+def check_invariants(state, universe, seed, prev_log_len, all_views=True):
+    where = f"seed {seed}, version {state.version}"
+    p = state.prompt
+    for h in state.heroes:
+        assert 0 <= h["hp"] <= h["max_hp"], where
+        assert h["ap"] >= 0, where
+        over = [z for z in ("hand", "assets", "loot") if len(h[z]) > 6]
+        if over:
+            assert p and p["kind"] == "discard_down" and p["seat"] == h["seat"], where
+        uniques = [k for c in h["assets"] for k in unique_keywords(c)]
+        assert len(uniques) == len(set(uniques)), where
+    locations = card_locations(state)
+    assert set(locations) == universe, where
+    doubled = {c: z for c, z in locations.items() if len(z) != 1}
+    assert not doubled, f"{where}: {doubled}"
+    if state.result is None:
+        assert state.waiting_for, where
+        assert legal(state, state.waiting_for[0]), where
+    # JSON round trip: the whole state minus the append-only log every step, plus the new events
+    # (full-state equality including the log is checked at sampled steps and at the end).
+    body = {k: v for k, v in state.to_dict().items() if k != "log"}
+    assert json.loads(json.dumps(body)) == body, where
+    new = state.log[prev_log_len:]
+    assert json.loads(json.dumps(new)) == new, where
+    if all_views:
+        viewers = [None, *range(len(state.heroes))]
+    else:  # the spectator and whoever must answer now
+        viewers = [None, *state.waiting_for]
+    check_views(state, where, viewers)
+
+
+def check_views(state, where, viewers):
+    hands = {h["seat"]: set(h["hand"]) | set(h["loot"]) for h in state.heroes}
+    hidden_piles = set()
+    for pile in state.decks.values():
+        hidden_piles.update(pile)
+    hidden_piles.update(state.loot_bag)
+    open_hands = state.settings["open_hands"] and state.settings["mode"] == "cooperative"
+    for viewer in viewers:
+        v = view(state, viewer)
+        log = v.pop("log")
+        assert "rng" not in v and "queue" not in v, where
+        shown = set(QUOTED.findall(json.dumps(v)))
+        forbidden = set(hidden_piles)
+        for seat, ids in hands.items():
+            if seat != viewer and not (open_hands and viewer is not None):
+                forbidden |= ids
+        leaked = shown & forbidden
+        assert not leaked, f"{where}: viewer {viewer} sees {leaked}"
+        assert all(e["vis"] in ("all", viewer) for e in log), where
+
+
+def replay(state):
+    s = new_game(Settings.from_dict(state.settings), state.seed)
+    for seat, key in state.actions:
+        s = act(s, seat, key)
+    return s
+
+
+def play_checked(edition, mode, heroes, seed):
+    settings = settings_for(edition, mode, heroes, seed)
+    universe = None
+    state = new_game(settings, seed)
+    universe = conserved_universe(state)
+    r = random.Random(seed)
+    sample_at = r.randrange(5, 60)
+    prev = 0
+    check_invariants(state, universe, seed, prev)
+    steps = 0
+    while state.result is None:
+        seat = state.waiting_for[0]
+        choices = legal(state, seat)
+        key = choices[r.randrange(len(choices))].key
+        prev = len(state.log)
+        state = act(state, seat, key)
+        steps += 1
+        check_invariants(state, universe, seed, prev, all_views=steps % 10 == 0)
+        if steps == sample_at:
+            assert State.from_json(state.to_json()) == state, f"seed {seed}"
+            assert replay(state) == state, f"seed {seed}: replay differs at step {steps}"
+        assert steps < 20_000, f"seed {seed}: game does not end"
+    check_invariants(state, universe, seed, prev, all_views=True)
+    assert State.from_json(state.to_json()) == state, f"seed {seed}"
+    assert replay(state) == state, f"seed {seed}: replay differs at the end"
+    assert state.waiting_for == []
+    assert legal(state, 0) == []
+    return state
+
+
+@pytest.mark.slow
+@pytest.mark.rule("END-1", "DAY-1", "DAY-8", "LIM-1", "LIM-2", "TEST-6")
+@pytest.mark.parametrize(("edition", "mode", "heroes"), COMBOS)
+def test_random_games_run_to_the_end_with_every_invariant_holding(edition, mode, heroes):
+    base = 1000 * (COMBOS.index((edition, mode, heroes)) + 1)
+    for seed in range(base, base + GAMES_PER_COMBO):
+        try:
+            final = play_checked(edition, mode, heroes, seed)
+        except AssertionError:
+            print(f"FAILING SEED: edition={edition} mode={mode} heroes={heroes} seed={seed}")
+            raise
+        assert final.result is not None
+        assert final.phase == "over"
+        if edition == "gloom" and final.result["reason"] == "day 25 is over":
+            assert final.day == 25
+        assert all(card(c)["kind"] for c in final.removed)
