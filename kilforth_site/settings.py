@@ -124,7 +124,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    DATABASES["default"]["TEST"] = {"NAME": env_str("DJANGO_TEST_SQLITE_NAME", "") or None}
+    # Tests use a file, not shared-cache memory: only a file gives real WAL locking semantics
+    # (racing writers wait on the busy timeout instead of failing with "table is locked").
+    DATABASES["default"]["TEST"] = {
+        "NAME": env_str("DJANGO_TEST_SQLITE_NAME", str(BASE_DIR / "test-db.sqlite3"))
+    }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -41,7 +41,8 @@ SNAPSHOTS_KEPT = 512
 
 
 def error_frame(message: str, code: str = "bad_request") -> str:
-    return render_to_string("tables/_flash.html", {"message": message, "code": code, "oob": True})
+    # Both the page's flash and the board's own message area: the board may be scrolled to.
+    return render_to_string("tables/_error_frame.html", {"message": message, "code": code})
 
 
 class LobbyConsumer(AsyncWebsocketConsumer):
@@ -121,6 +122,11 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         try:
             await database_sync_to_async(self._dispatch)(message)
+        except services.Stale as exc:
+            # A late or replayed answer: show where the game stands now, then say why.
+            self.sent_key = None
+            await self.send_current()
+            await self.send(text_data=error_frame(exc.message, exc.code))
         except services.ServiceError as exc:
             await self.send(text_data=error_frame(exc.message, exc.code))
 
@@ -142,6 +148,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             services.do_close_table(self.table, self.player)
         elif action == "start_game":
             services.do_start_game(self.table, self.player)
+        elif action == "act":
+            services.do_act(self.table, self.player, message.get("key"), _version(message))
+        elif action == "pick_hero":
+            services.do_pick_hero(
+                self.table,
+                self.player,
+                str(message.get("race") or ""),
+                str(message.get("class") or ""),
+                bool(message.get("female")),
+            )
         else:
             raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
 
@@ -175,6 +191,13 @@ class TableConsumer(AsyncWebsocketConsumer):
             _fragments.put(key, html)
         self.sent_key = state_key
         await self.send(text_data=html)
+
+
+def _version(message: dict[str, Any]) -> int:
+    try:
+        return int(message.get("version"))
+    except (TypeError, ValueError) as exc:
+        raise services.ServiceError("That decision named no game version.") from exc
 
 
 def _seat(message: dict[str, Any]) -> int:

@@ -60,7 +60,9 @@ class Visibility(models.TextChoices):
 
 class TableStatus(models.TextChoices):
     OPEN = "open", "Gathering"
+    CHOOSING = "choosing", "Choosing heroes"
     STARTED = "started", "In play"
+    FINISHED = "finished", "Finished"
     CLOSED = "closed", "Closed"
 
 
@@ -88,6 +90,9 @@ class Table(models.Model):
     status = models.CharField(max_length=10, choices=TableStatus.choices, default=TableStatus.OPEN)
     # Bumped by every change a viewer can see; the realtime layer renders once per version.
     version = models.PositiveIntegerField(default=1)
+    rematch = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -130,6 +135,10 @@ class Seat(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
+    # Before the game: the hero this seat picked ({"race", "class", "female"}) and whether the
+    # player confirmed it. The game starts when every seat has confirmed.
+    hero = models.JSONField(null=True, blank=True)
+    ready = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["number"]
@@ -164,3 +173,38 @@ class Connection(models.Model):
 
     def __str__(self) -> str:
         return f"{self.viewer} on {self.table_id}"
+
+
+class Game(models.Model):
+    """The rules engine's state of one table's game, saved whole after every accepted decision."""
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    # The engine's JSON document, seed and deck order included: it never leaves the server as is.
+    state = models.TextField()
+    # Equal to the engine state's version; the optimistic lock every decision is checked against.
+    version = models.PositiveIntegerField()
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"game of {self.table}"
+
+
+class Action(models.Model):
+    """One accepted decision, appended in the same transaction that saved the new state."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField(help_text="the game version this decision produced")
+    seat = models.PositiveSmallIntegerField()
+    key = models.CharField(max_length=120)
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="one_action_per_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.version}: seat {self.seat} {self.key}"

@@ -11,7 +11,7 @@ from django.db.models import Count, Q
 from django.template.loader import render_to_string
 
 from .identity import PLAYER_ACCESS
-from .models import Connection, Seat, Table, TableStatus
+from .models import Connection, Game, Seat, Table, TableStatus
 
 LOBBY_LIMIT = 100
 
@@ -59,6 +59,8 @@ class SeatView:
     number: int
     player_id: int | None
     player_name: str | None
+    hero: dict | None = None
+    ready: bool = False
 
     @property
     def label(self) -> str:
@@ -73,6 +75,8 @@ class TableSnapshot:
     seats: list[SeatView]
     online: list[int] = field(default_factory=list)
     spectators: int = 0
+    # The engine state when a game exists (parsed once per version per process).
+    game: object | None = None
 
     @property
     def seated_ids(self) -> set[int]:
@@ -88,11 +92,17 @@ def load_snapshot(table_id: int) -> TableSnapshot | None:
     if table is None:
         return None
     seats = [
-        SeatView(s.number, s.player_id, s.player.name if s.player else None)
+        SeatView(s.number, s.player_id, s.player.name if s.player else None, s.hero, s.ready)
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     online, spectators = read_presence(table_id)
-    return TableSnapshot(table=table, seats=seats, online=online, spectators=spectators)
+    game = None
+    if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
+        from games.kilforth import adapter
+
+        document = Game.objects.filter(table=table).values_list("state", flat=True).first()
+        game = adapter.load(document) if document else None
+    return TableSnapshot(table=table, seats=seats, online=online, spectators=spectators, game=game)
 
 
 def viewer_key(snapshot: TableSnapshot, player_id: int | None, access: str | None) -> tuple:
@@ -121,6 +131,23 @@ def render_table_live(
         "has_player": player_id is not None,
         "full": snapshot.full,
     }
+    if table.status == TableStatus.CHOOSING:
+        from games.kilforth import adapter
+
+        context["hero_options"] = adapter.hero_options()
+        context["names"] = {
+            o.id: o.name for group in context["hero_options"].values() for o in group
+        }
+        mine = next((s for s in snapshot.seats if s.number == my_seat), None)
+        context["my_pick"] = mine
+        taken = [s.hero or {} for s in snapshot.seats if s.ready and s.number != my_seat]
+        context["taken"] = {v for pick in taken for v in pick.values() if isinstance(v, str)}
+    if snapshot.game is not None:
+        from games.kilforth import adapter
+
+        players = {s.number: s.player_name or "?" for s in snapshot.seats}
+        online_seats = {s.number for s in snapshot.seats if s.player_id in context["online"]}
+        context["board"] = adapter.render(snapshot.game, my_seat, players, online_seats, table.slug)
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view.
     return render_to_string("tables/_table_live.html", context, request=request)

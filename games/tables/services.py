@@ -13,7 +13,7 @@ from django.db.models import F
 
 from . import realtime
 from .identity import PLAYER_ACCESS
-from .models import Connection, Player, Seat, Table, TableStatus
+from .models import Action, Connection, Game, Player, Seat, Table, TableStatus
 
 
 class ServiceError(Exception):
@@ -40,6 +40,12 @@ class NotFound(ServiceError):
 class Conflict(ServiceError):
     status = 409
     code = "conflict"
+
+
+class Stale(Conflict):
+    """The submission was made against an older state than the current one."""
+
+    code = "stale"
 
 
 NAME_MAX = 40
@@ -189,14 +195,145 @@ def do_close_table(table: Table, actor: Player | None) -> None:
 
 
 def do_start_game(table: Table, actor: Player | None) -> None:
+    """Host's Start: every seat taken, each player now picks a hero (SET-2)."""
     with transaction.atomic():
         table = _locked_table(table)
         check_host(table, actor)
         check_open(table)
         if table.seats.filter(player__isnull=True).exists():
             raise Conflict("Every seat must be taken before the game can start.")
-        # The rules engine is wired to tables in a later step; until then nothing starts.
-        raise Conflict("Games cannot be started yet: the rules engine is not wired in.")
+        table.seats.update(hero=None, ready=False)
+        Table.objects.filter(pk=table.pk).update(status=TableStatus.CHOOSING)
+        _touch(table)
+
+
+def _seat_of(table: Table, player: Player | None) -> Seat:
+    seat = Seat.objects.filter(table=table, player=player).first() if player else None
+    if seat is None:
+        raise Forbidden("Only the players seated at this table can do that.")
+    return seat
+
+
+def do_pick_hero(table: Table, player: Player | None, race: str, klass: str, female: bool) -> None:
+    """Confirm a hero for one's seat ("" for race or class: draw it at random).
+
+    When the last seat confirms, the game is set up and begins in the same transaction.
+    """
+    from games.kilforth import adapter
+
+    options = adapter.hero_options()
+    if race and race not in {o.id for o in options["races"]}:
+        raise ServiceError("That race is not one of the choices.")
+    if klass and klass not in {o.id for o in options["classes"]}:
+        raise ServiceError("That class is not one of the choices.")
+    with transaction.atomic():
+        table = _locked_table(table)
+        if table.status != TableStatus.CHOOSING:
+            raise Conflict("Heroes are picked after the host presses Start, before play.")
+        seat = _seat_of(table, player)
+        for other in table.seats.exclude(pk=seat.pk).filter(ready=True):
+            picked = other.hero or {}
+            if race and picked.get("race") == race:
+                raise Conflict(f"{other.label} has already picked that race.")
+            if klass and picked.get("class") == klass:
+                raise Conflict(f"{other.label} has already picked that class.")
+        seat.hero = {"race": race or None, "class": klass or None, "female": bool(female)}
+        seat.ready = True
+        seat.save(update_fields=["hero", "ready"])
+        seats = list(table.seats.order_by("number"))
+        if all(s.ready for s in seats):
+            _begin_game(table, seats)
+        _touch(table)
+
+
+def do_unpick_hero(table: Table, player: Player | None) -> None:
+    with transaction.atomic():
+        table = _locked_table(table)
+        if table.status != TableStatus.CHOOSING:
+            raise Conflict("The heroes are already set.")
+        seat = _seat_of(table, player)
+        Seat.objects.filter(pk=seat.pk).update(ready=False)
+        _touch(table)
+
+
+def _begin_game(table: Table, seats: list[Seat]) -> None:
+    from games.kilforth import adapter
+
+    heroes = []
+    for seat in seats:
+        pick = seat.hero or {}
+        if not pick.get("race") and not pick.get("class"):
+            heroes.append({"race": None, "class": None, "female": pick.get("female", False)})
+        else:
+            heroes.append(pick)
+    state = adapter.setup(_engine_settings(table), heroes, adapter.new_seed())
+    Game.objects.create(table=table, state=adapter.dump(state), version=state.version)
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.STARTED)
+
+
+def _engine_settings(table: Table) -> dict[str, Any]:
+    fields = ["edition", "mode", "difficulty", "saga_allocation", "auto_evasion"]
+    fields += ["chapter_cost_by_number", "open_hands"]
+    return {f: getattr(table, f) for f in fields}
+
+
+def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> int:
+    """Apply one decision of the player's hero; returns the game's new version.
+
+    Exactly one of several racing submissions for the same version is applied: the engine runs
+    on the state that version names, and the save is conditional on the version being unchanged.
+    """
+    from games.kilforth import adapter
+
+    if not isinstance(key, str) or not key or len(key) > 120:
+        raise ServiceError("That decision was malformed.")
+    with transaction.atomic():
+        table = _locked_table(table)
+        if table.status != TableStatus.STARTED:
+            raise Conflict("There is no game in play at this table.")
+        seat = _seat_of(table, player)
+        game = Game.objects.get(table=table)
+        if seen_version != game.version:
+            raise Stale("The game had moved on; here is where it stands now.")
+        state = adapter.load(game.state)
+        try:
+            new = adapter.act(state, seat.number, key)
+        except adapter.IllegalAction as exc:
+            raise ServiceError(exc.reason) from exc
+        saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
+            state=adapter.dump(new), version=new.version
+        )
+        if saved != 1:
+            raise Stale("The game had moved on; here is where it stands now.")
+        Action.objects.create(
+            game=game, version=new.version, seat=seat.number, key=key, player=player
+        )
+        if new.result is not None:
+            Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+        _touch(table)
+    return new.version
+
+
+def do_rematch(table: Table, actor: Player | None) -> Table:
+    """A new table with the same settings and the same players in the same seats."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        check_host(table, actor)
+        if table.status != TableStatus.FINISHED:
+            raise Conflict("A rematch is offered once the game has ended.")
+        if table.rematch_id:
+            return table.rematch
+        fields = [f for f in _engine_settings(table)] + ["seat_count", "visibility"]
+        settings = {f: getattr(table, f) for f in fields}
+        settings["name"] = table.name if "rematch" in table.name else f"{table.name} (rematch)"
+        new = Table.objects.create(host=table.host, **settings)
+        Seat.objects.bulk_create(
+            Seat(table=new, number=s.number, player=s.player) for s in table.seats.all()
+        )
+        Table.objects.filter(pk=table.pk).update(rematch=new)
+        _touch(table)
+        _after_commit(new)
+    return new
 
 
 def do_connect(table: Table, channel_name: str, viewer: str, player: Player | None) -> None:

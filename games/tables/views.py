@@ -180,6 +180,47 @@ def start_game(request: HttpRequest, table: Table, access: str) -> None:
     services.do_start_game(table, request.player)
 
 
+@_service_view
+def pick_hero(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_pick_hero(
+        table,
+        request.player,
+        request.POST.get("race", ""),
+        request.POST.get("class", ""),
+        bool(request.POST.get("female")),
+    )
+
+
+@_service_view
+def unpick_hero(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_unpick_hero(table, request.player)
+
+
+@_service_view
+def act(request: HttpRequest, table: Table, access: str) -> None:
+    """A game decision posted as a plain form (the websocket carries the same to the service)."""
+    try:
+        seen = int(request.POST.get("version", ""))
+    except ValueError as exc:
+        raise services.ServiceError("That decision named no game version.") from exc
+    services.do_act(table, request.player, request.POST.get("key", ""), seen)
+
+
+@require_POST
+@requires_name
+def rematch(request: HttpRequest, slug: str) -> HttpResponse:
+    table, _ = _table_or_404(request, slug)
+    try:
+        new = services.do_rematch(table, request.player)
+    except services.ServiceError as error:
+        return _refuse(request, error, table.get_absolute_url())
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = new.get_absolute_url()
+        return response
+    return redirect(new)
+
+
 @requires_name
 @require_http_methods(["GET", "POST"])
 def table_settings(request: HttpRequest, slug: str) -> HttpResponse:

@@ -226,16 +226,18 @@ def test_the_host_closes_the_table_and_it_leaves_the_lobby(person, client):
     assert bob_client.post(f"/t/{table.slug}/seats/1/take/").status_code == 409
 
 
-def test_the_start_button_is_shown_disabled_with_a_note(person):
+def test_the_start_button_waits_for_every_seat_then_leads_to_hero_choice(person):
     host, ann = person("Ann")
     table = open_table(ann, mode="solo", seat_count=1)
-    host.post(f"/t/{table.slug}/seats/1/take/")
     page = host.get(f"/t/{table.slug}/").content.decode()
     assert 'disabled aria-describedby="start-note">Start game' in page
-    assert "switches on then" in page
-    response = host.post(f"/t/{table.slug}/start/")
-    assert response.status_code == 409
-    assert Table.objects.get().status == TableStatus.OPEN
+    assert "Start needs every seat taken" in page
+    assert host.post(f"/t/{table.slug}/start/").status_code == 409
+    host.post(f"/t/{table.slug}/seats/1/take/")
+    assert host.post(f"/t/{table.slug}/start/").status_code == 302
+    assert Table.objects.get().status == TableStatus.CHOOSING
+    page = host.get(f"/t/{table.slug}/").content.decode()
+    assert "Choose your heroes" in page and "Confirm my hero" in page
 
 
 def test_an_unlisted_table_is_hidden_without_its_link(person):

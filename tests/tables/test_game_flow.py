@@ -1,0 +1,193 @@
+"""From Start to the end of a game, through the services that every request goes through."""
+
+import threading
+
+import pytest
+from django.db import close_old_connections
+
+from games.kilforth import adapter
+from games.tables import services
+from games.tables.models import Action, Game, Player, Seat, Table, TableStatus
+from tests.tables.helpers import open_table
+
+
+def full_table(names=("Ann", "Bob"), **settings):
+    host = Player.objects.create(name=names[0])
+    table = open_table(host, seat_count=len(names), **settings)
+    players = [host] + [Player.objects.create(name=n) for n in names[1:]]
+    for number, player in enumerate(players):
+        Seat.objects.filter(table=table, number=number).update(player=player)
+    return table, players
+
+
+def started_table(names=("Ann", "Bob"), **settings):
+    table, players = full_table(names, **settings)
+    services.do_start_game(table, players[0])
+    for player in players:
+        services.do_pick_hero(table, player, "", "", False)
+    table.refresh_from_db()
+    return table, players
+
+
+def current_state(table):
+    return adapter.load(Game.objects.get(table=table).state)
+
+
+def deciding(state):
+    seat = state.waiting_for[0]
+    return seat, adapter.legal(state, seat)
+
+
+@pytest.mark.django_db
+def test_start_needs_the_host_and_every_seat_taken():
+    host = Player.objects.create(name="Hal")
+    table = open_table(host, seat_count=2)
+    with pytest.raises(services.Conflict, match="Every seat"):
+        services.do_start_game(table, host)
+    table, players = full_table()
+    with pytest.raises(services.Forbidden):
+        services.do_start_game(table, players[1])
+    services.do_start_game(table, players[0])
+    assert Table.objects.get(pk=table.pk).status == TableStatus.CHOOSING
+
+
+@pytest.mark.django_db
+def test_players_pick_heroes_and_the_game_begins_when_all_have_confirmed():
+    table, (ann, bob) = full_table()
+    services.do_start_game(table, ann)
+    options = adapter.hero_options()
+    race, klass = options["races"][0].id, options["classes"][1].id
+    services.do_pick_hero(table, ann, race, klass, True)
+    assert not Game.objects.exists()
+    with pytest.raises(services.Conflict, match="already picked that race"):
+        services.do_pick_hero(table, bob, race, "", False)
+    services.do_pick_hero(table, bob, "", "", False)
+    table.refresh_from_db()
+    assert table.status == TableStatus.STARTED
+    picture = adapter.view(current_state(table), 0)
+    assert (picture["heroes"][0]["race"], picture["heroes"][0]["class"]) == (race, klass)
+    assert picture["heroes"][1]["race"] != race
+
+
+@pytest.mark.django_db
+def test_a_hero_pick_must_be_one_of_the_choices_and_from_a_seated_player():
+    table, (ann, _) = full_table()
+    services.do_start_game(table, ann)
+    with pytest.raises(services.ServiceError, match="not one of the choices"):
+        services.do_pick_hero(table, ann, "race.dragon_king", "", False)
+    stranger = Player.objects.create(name="Sly")
+    with pytest.raises(services.Forbidden):
+        services.do_pick_hero(table, stranger, "", "", False)
+
+
+@pytest.mark.django_db
+def test_a_legal_decision_is_applied_saved_and_logged():
+    table, players = started_table()
+    state = current_state(table)
+    seat, choices = deciding(state)
+    version = services.do_act(table, players[seat], choices[0].key, state.version)
+    game = Game.objects.get(table=table)
+    assert version == game.version > state.version
+    action = Action.objects.get(game=game)
+    assert (action.seat, action.key, action.version) == (seat, choices[0].key, version)
+
+
+@pytest.mark.django_db
+def test_an_illegal_decision_is_refused_with_the_engines_reason_and_changes_nothing():
+    table, players = started_table()
+    state = current_state(table)
+    seat, _ = deciding(state)
+    with pytest.raises(services.ServiceError, match="not one of your options"):
+        services.do_act(table, players[seat], "fly-to-the-moon", state.version)
+    assert Game.objects.get(table=table).version == state.version
+    assert not Action.objects.exists()
+
+
+@pytest.mark.django_db
+def test_another_players_decision_cannot_be_made_from_a_seat_that_is_not_asked():
+    table, players = started_table()
+    state = current_state(table)
+    seat, choices = deciding(state)
+    other = players[1 - seat]
+    if choices[0].key in {c.key for c in adapter.legal(state, 1 - seat)}:
+        pytest.skip("both seats happen to share this key")
+    with pytest.raises(services.ServiceError):
+        services.do_act(table, other, choices[0].key, state.version)
+    spectator = Player.objects.create(name="Wes")
+    with pytest.raises(services.Forbidden):
+        services.do_act(table, spectator, choices[0].key, state.version)
+    assert Game.objects.get(table=table).version == state.version
+
+
+@pytest.mark.django_db
+def test_a_stale_or_replayed_decision_is_refused_and_applied_only_once():
+    table, players = started_table()
+    state = current_state(table)
+    seat, choices = deciding(state)
+    services.do_act(table, players[seat], choices[0].key, state.version)
+    for _ in range(10):
+        with pytest.raises(services.Stale):
+            services.do_act(table, players[seat], choices[0].key, state.version)
+    assert Action.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_racing_submissions_of_the_same_version_apply_exactly_once():
+    table, players = started_table()
+    state = current_state(table)
+    seat, choices = deciding(state)
+    outcomes = []
+    barrier = threading.Barrier(4)
+
+    def submit():
+        barrier.wait()
+        try:
+            services.do_act(table, players[seat], choices[0].key, state.version)
+            outcomes.append("applied")
+        except services.Stale:
+            outcomes.append("stale")
+        finally:
+            close_old_connections()
+
+    threads = [threading.Thread(target=submit) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["applied", "stale", "stale", "stale"]
+    assert Action.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_saved_game_resumes_exactly_where_it_was():
+    table, players = started_table()
+    for _ in range(40):
+        state = current_state(table)
+        if state.result is not None:
+            break
+        seat, choices = deciding(state)
+        services.do_act(table, players[seat], choices[-1].key, state.version)
+    before = current_state(table)
+    # A "restart": nothing in memory, only the row in the database.
+    after = adapter.load(Game.objects.get(table=table).state)
+    assert after == before
+    for seat in range(2):
+        assert adapter.legal(after, seat) == adapter.legal(before, seat)
+
+
+@pytest.mark.django_db
+def test_a_finished_game_offers_a_rematch_with_the_same_players():
+    table, players = started_table()
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+    with pytest.raises(services.Forbidden):
+        services.do_rematch(table, players[1])
+    rematch = services.do_rematch(table, players[0])
+    assert rematch.pk != table.pk
+    assert (rematch.edition, rematch.mode, rematch.seat_count) == (
+        table.edition,
+        table.mode,
+        table.seat_count,
+    )
+    assert [s.player for s in rematch.seats.order_by("number")] == players
+    assert Table.objects.get(pk=table.pk).rematch == rematch
+    assert services.do_rematch(table, players[0]) == rematch  # asking twice opens one table
