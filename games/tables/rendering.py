@@ -37,7 +37,8 @@ def read_presence(table_id: int) -> tuple[list[int], int]:
 def lobby_tables() -> list[Table]:
     tables = list(
         Table.objects.filter(
-            visibility="public", status__in=[TableStatus.OPEN, TableStatus.STARTED]
+            visibility="public",
+            status__in=[TableStatus.OPEN, TableStatus.CHOOSING, TableStatus.STARTED],
         )
         .select_related("host")
         .annotate(
