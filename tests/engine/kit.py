@@ -75,3 +75,13 @@ def alone(state, seat=0):
         if h["seat"] != seat:
             h["loc"] = 0 if state.heroes[seat]["loc"] != 0 else 24
     return state
+
+
+def empty_hand(state, seat):
+    """Discard a hero's rumours (keeps every card in exactly one place)."""
+    from games.kilforth.engine.effects import discard_card
+
+    for c in list(state.heroes[seat]["hand"]):
+        state.heroes[seat]["hand"].remove(c)
+        discard_card(state, c)
+    return state

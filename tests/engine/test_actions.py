@@ -4,7 +4,7 @@ from games.kilforth.engine import IllegalAction, act
 from games.kilforth.engine import testing as T
 from games.kilforth.engine.board import card, destinations, loc_index, neighbours
 
-from .kit import alone, events, game, keys, loc_of_terrain, no_fate, prompt
+from .kit import alone, empty_hand, events, game, keys, loc_of_terrain, no_fate, prompt
 
 
 def turn0(s):
@@ -421,7 +421,8 @@ def test_purchase_shows_three_cards_buys_exactly_one_affordable_and_discards_the
 @pytest.mark.rule("MKT-4")
 def test_selling_gives_half_the_gold_value_rounded_down():
     s = turn0(game())
-    T.set_hero(s, 0, gold=0, hand=[])
+    empty_hand(s, 0)
+    T.set_hero(s, 0, gold=0)
     T.give(s, 0, "r.moonsilver_sabre", "assets")  # gold 5
     T.give(s, 0, "r.hooded_cloak")  # gold 3, as a rumour
     T.refresh(s)

@@ -1,0 +1,8 @@
+"""Server-rendered Kilforth game board: `render_board(view, ...)` -> one HTML fragment.
+
+See docs/board.md for the fragment ids and the form protocol.
+"""
+
+from .render import board_context, render_board
+
+__all__ = ["board_context", "render_board"]
