@@ -1,0 +1,147 @@
+import json
+from pathlib import Path
+
+import pytest
+
+from games.kilforth.engine import IllegalAction, State, act, legal, view
+from games.kilforth.engine import testing as T
+from games.kilforth.engine.cards import ContentError, load_files
+from games.kilforth.engine.steps import CARD_STEPS
+
+from .kit import alone, events, game, keys, no_fate, prompt
+
+
+def test_act_never_mutates_its_input_and_bumps_the_version():
+    s = game()
+    before = s.to_json()
+    s2 = act(s, 1, "hide")
+    assert s.to_json() == before
+    assert s2.version == s.version + 1 and s2.actions[-1] == [1, "hide"]
+
+
+def test_an_illegal_action_raises_a_readable_reason_and_changes_nothing():
+    s = game()
+    before = s.to_json()
+    with pytest.raises(IllegalAction, match="not your decision"):
+        act(s, 0, "hide")
+    with pytest.raises(IllegalAction, match="not one of your options"):
+        act(s, 1, "fly")
+    assert s.to_json() == before
+    over = T.run_steps(game(), {"k": "end_game", "reason": "x"})
+    with pytest.raises(IllegalAction, match="over"):
+        act(over, 0, "camp")
+
+
+def test_choices_have_stable_keys_labels_and_data():
+    s = game()
+    for c in legal(s, 1):
+        assert c.key and c.label and isinstance(c.data, dict)
+    moves = [c for c in legal(s, 1) if c.key.startswith("move:")]
+    assert all("loc" in c.data for c in moves)
+
+
+def test_a_game_paused_mid_engagement_resumes_from_its_json():
+    s = game()
+    alone(no_fate(s))
+    T.place_encounter(s, "e.stone_ogre", 12)
+    T.dice(s, 1, 1, 1, 1, 1, 1, 1)
+    T.begin_turn(s, 0)
+    assert prompt(s) == (0, "escape")
+    saved = json.loads(s.to_json())
+    restored = State.from_json(json.dumps(saved))
+    assert restored == s
+    assert act(restored, 0, "fight") == act(s, 0, "fight")
+
+
+def test_a_game_paused_mid_market_resumes_from_its_json():
+    s = game()
+    no_fate(s)
+    T.begin_turn(s, 0)
+    s = act(s, 0, "market")
+    s = act(s, 0, "buy:item")
+    restored = State.from_json(s.to_json())
+    assert restored == s and keys(restored, 0) == keys(s, 0)
+
+
+def test_whose_turn_and_who_must_answer_are_separate():
+    s = game()
+    s = act(s, 1, "team:0")
+    assert s.turn == 1 and s.waiting_for == [0]
+
+
+def test_view_hides_other_hands_deck_order_and_the_generator():
+    s = game()
+    v = view(s, 0)
+    text = json.dumps(v)
+    assert "rng" not in v and "queue" not in v and "forced_dice" not in v
+    for c in s.heroes[1]["hand"]:
+        assert f'"{c}"' not in json.dumps({k: x for k, x in v.items() if k != "log"})
+    assert v["decks"]["forest"] == len(s.decks["forest"])
+    assert all(f'"{c}"' not in text for c in s.decks["forest"])
+    assert view(s, 1)["prompt"]["options"] and "options" not in view(s, 0)["prompt"]
+    assert view(s, None)["heroes"][1]["hand_size"] == 1
+
+
+def test_log_events_are_tagged_with_who_may_see_them():
+    s = game()
+    private = [e for e in s.log if e["vis"] != "all"]
+    assert private and all(isinstance(e["vis"], int) for e in private)
+    assert all(e["vis"] in ("all", 0) for e in view(s, 0)["log"])
+    assert all(e["vis"] == "all" for e in view(s, None)["log"])
+
+
+def test_an_empty_encounter_deck_is_refilled_from_its_discard_pile():
+    s = game()
+    no_fate(s)
+    loc = next(x["id"] for x in s.map if T.content().cards[x["id"]]["terrain"] == "forest")
+    T.place_hero(s, 0, loc)
+    alone(s)
+    pile = list(s.decks["forest"])
+    s.decks["forest"].clear()
+    s.discards["forest"].extend(pile)
+    T.begin_turn(s, 0)
+    s = act(s, 0, "search")
+    assert events(s, "reshuffle")[-1]["deck"] == "forest"
+    assert len(s.decks["forest"]) == len(pile) - 1 and s.discards["forest"] == []
+
+
+def test_a_draw_from_an_empty_deck_and_discard_simply_does_not_happen():
+    s = game()
+    s.removed.extend(s.decks["ally"])
+    s.decks["ally"].clear()
+    T.run_steps(s, {"k": "draw_reward", "seat": 0, "deck": "ally"})
+    assert events(s, "deck_empty")[-1]["deck"] == "ally"
+
+
+def write(tmp_path, text):
+    p = Path(tmp_path) / "bad.toml"
+    p.write_text(text)
+    return [p]
+
+
+def test_card_loading_reports_the_file_and_card_id_of_an_unknown_step(tmp_path):
+    files = write(tmp_path, 'loot = [{id = "l.x", name = "X", deed = [{k = "teleport"}]}]\n')
+    with pytest.raises(ContentError, match=r"bad\.toml: card 'l\.x': unknown step kind"):
+        load_files(files, set(CARD_STEPS))
+
+
+def test_card_loading_reports_missing_fields_and_bad_values(tmp_path):
+    with pytest.raises(ContentError, match="missing field 'deck'"):
+        load_files(write(tmp_path, 'reward = [{id = "r.x", name = "X", gold = 1}]\n'), set())
+    bad = 'encounter = [{id = "e.x", name = "X", type = "enemy", terrain = "swamp", health = 1}]\n'
+    with pytest.raises(ContentError, match="terrain 'swamp'"):
+        load_files(write(tmp_path, bad), set())
+    with pytest.raises(ContentError, match="invalid TOML"):
+        load_files(write(tmp_path, "reward = [\n"), set())
+
+
+def test_the_starter_set_covers_every_encounter_type_on_every_terrain():
+    c = T.content()
+    for terrain in ("badlands", "forest", "mountain", "plains"):
+        types = {
+            c.cards[e]["type"] for e in c.by_kind["encounter"] if c.cards[e]["terrain"] == terrain
+        }
+        assert types == {"enemy", "place", "quest", "stranger", "event"}
+    for ed in ("gloom", "shadows"):
+        assert {c.cards[n]["type"] for n in c.night(ed)} >= {"weather", "event", "enemy"}
+    assert len(c.races) >= 4 and len(c.classes) >= 4 and len(c.by_kind["saga"]) >= 4
