@@ -27,7 +27,7 @@ from .cards import (
 from .log_text import MARKERS, LogLine, Names, describe
 
 DAYS = 25
-SEAT_COLOURS = ("crimson", "azure", "jade", "amber")
+SEAT_COLOURS = ("crimson", "azure", "jade", "violet")
 PHASES = {"setup": "Setting up", "daylight": "Daylight", "night": "Night", "over": "Game over"}
 ENC_TYPE_LABEL = {
     "enemy": "Enemy",
@@ -140,7 +140,7 @@ def board_context(
         "ancients": _ancients(view),
         "tests": _latest_tests(view.get("log") or [], lines, person),
         "night": _last_night(view.get("log") or [], lines),
-        "log": _log_rows(lines),
+        "log": _log_rows(lines, viewer),
         "result": _result(view, person),
         "glossary": _glossary(),
         "me": me,
@@ -646,14 +646,14 @@ def _last_night(log: list[dict], lines: list[LogLine]) -> dict | None:
 # -- log, result, glossary -----------------------------------------------------------------------
 
 
-def _log_rows(lines: list[LogLine]) -> list[dict]:
+def _log_rows(lines: list[LogLine], viewer: int | None) -> list[dict]:
     rows = []
     prev_day = None
     for line in reversed(lines):
         rows.append(
             {
                 "line": line,
-                "mine_seats": line.seats,
+                "mine": viewer is not None and viewer in line.seats,
                 "new_day": line.day != prev_day,
                 "day": line.day,
             }

@@ -34,7 +34,8 @@ def card_name(cid: str | None) -> str:
 def kb_icon(name: str, css: str = "") -> str:
     """A decorative icon from the board's inline sprite (always paired with text)."""
     return format_html(
-        '<svg class="ic ic-{} {}" aria-hidden="true" focusable="false"><use href="#kb-i-{}"/></svg>',
+        '<svg class="ic ic-{} {}" aria-hidden="true" focusable="false">'
+        '<use href="#kb-i-{}"/></svg>',
         name,
         css,
         name,
