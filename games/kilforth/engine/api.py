@@ -6,6 +6,7 @@ and runs the interpreter forward until the next decision.
 
 from __future__ import annotations
 
+import marshal
 from dataclasses import dataclass, field
 
 from .state import IllegalAction, State, log
@@ -57,11 +58,10 @@ def act(state: State, seat: int, key: str) -> State:
     if p is not None and p["seat"] == seat:
         for o in p["options"]:
             if o["key"] == key:
-                new = state.clone()
-                new.prompt = None
+                new = state.clone(keep_prompt=False)
                 log(new, "decision", vis=seat, seat=seat, kind=p["kind"], key=key)
                 log(new, "decided", seat=seat, kind=p["kind"])
-                push(new, *o["then"])
+                push(new, *marshal.loads(marshal.dumps(o["then"])))
                 return _finish(new, seat, key)
     if key == "unhide" and _offturn_unhide(state, seat):
         new = state.clone()

@@ -39,7 +39,8 @@ class Report:
             f"act(): p50 {self.act_p50_us:.0f} us, p99 {self.act_p99_us:.0f} us",
             f"mean actions per game: {self.actions_mean:.1f}",
             "outcome   wins  losses  mean VP  mean day",
-            f"          {self.wins:>4}  {self.losses:>6}  {self.vp_mean:>7.2f}  {self.day_mean:>8.2f}",
+            f"          {self.wins:>4}  {self.losses:>6}  {self.vp_mean:>7.2f}"
+            f"  {self.day_mean:>8.2f}",
         ]
         for reason, n in sorted(self.reasons.items()):
             out.append(f"  ended by {reason}: {n}")

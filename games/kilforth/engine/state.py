@@ -9,7 +9,7 @@ round-trip exactly and a paused game is just a document.
 from __future__ import annotations
 
 import json
-import pickle
+import marshal
 from dataclasses import dataclass, field, fields
 
 
@@ -76,17 +76,21 @@ class State:
         data = json.loads(text) if isinstance(text, str) else text
         return cls(**data)
 
-    def clone(self) -> State:
+    def clone(self, keep_prompt: bool = True) -> State:
         """Deep copy, except the append-only log/actions lists which are copied shallowly.
 
         Log events are never mutated after being appended, so sharing them is safe and keeps
-        act() O(board) rather than O(game length).
+        act() O(board) rather than O(game length). act() answers the open prompt, so it clones
+        without it (`keep_prompt=False`) and copies only the chosen continuation.
         """
-        names = [f.name for f in fields(self) if f.name not in ("log", "actions")]
-        blob = pickle.loads(pickle.dumps([getattr(self, n) for n in names], -1))
+        names = _DEEP if keep_prompt else _DEEP_NO_PROMPT
+        # marshal handles exactly the JSON-like builtins a State holds, faster than pickle.
+        blob = marshal.loads(marshal.dumps([getattr(self, n) for n in names]))
         new = State.__new__(State)
         for n, v in zip(names, blob, strict=True):
             setattr(new, n, v)
+        if not keep_prompt:
+            new.prompt = None
         new.log = list(self.log)
         new.actions = list(self.actions)
         return new
@@ -109,6 +113,10 @@ class State:
 
     def centre(self) -> int:
         return 12
+
+
+_DEEP = [f.name for f in fields(State) if f.name not in ("log", "actions")]
+_DEEP_NO_PROMPT = [n for n in _DEEP if n != "prompt"]
 
 
 def log(state: State, event: str, vis: str | int = "all", **data: object) -> None:
