@@ -225,3 +225,13 @@ def test_all_heroes_start_on_the_centre_location():
 def test_setup_choices_are_the_only_legal_answers():
     s = new_game(Settings(heroes=2), 1)
     assert legal(s, 1) == []
+
+
+@pytest.mark.rule("SET-3")
+def test_a_seat_may_choose_its_saga_and_others_do_not_get_it():
+    choices = [dict(CHOICES[0], saga="saga.recover_heirloom"), None, None]
+    s = new_game(Settings(heroes=3, choices=choices), 4)
+    assert s.heroes[0]["saga"] == "saga.recover_heirloom"
+    assert len({h["saga"] for h in s.heroes}) == 3
+    with pytest.raises(Exception, match="unknown saga"):
+        Settings(heroes=2, choices=[{"saga": "saga.nope"}]).validate()

@@ -246,6 +246,8 @@ def _validate_kind(path: Path, kind: str, card: dict, known: set[str]) -> None:
     elif kind == "skill":
         if card["type"] not in SKILL_TYPES:
             _fail(path, cid, f"skill type {card['type']!r} unknown")
+        if card["deed"] and not card["veil"]:
+            _fail(path, cid, "a skill's deed must veil it (skills are never sacrificed)")
     elif kind == "class":
         for t in card["skill_types"]:
             if t not in SKILL_TYPES:

@@ -20,7 +20,8 @@ class Settings:
     mode: str = "competitive"
     heroes: int = 2
     difficulty: str = "standard"
-    # One entry per seat: None (random) or {"race": id|None, "class": id|None, "female": bool}.
+    # One entry per seat: None (random) or
+    # {"race": id|None, "class": id|None, "saga": id|None, "female": bool|None}.
     choices: list = field(default_factory=list)
     saga_allocation: str = "matched"
     auto_evasion: bool = False  # ENG-5
@@ -57,12 +58,14 @@ class Settings:
                 continue
             if not isinstance(ch, dict):
                 raise SettingsError(f"choice for seat {i} must be a dict or None")
-            race, klass = ch.get("race"), ch.get("class")
+            race, klass, sg = ch.get("race"), ch.get("class"), ch.get("saga")
+            if sg is not None and sg not in c.by_kind["saga"]:
+                raise SettingsError(f"seat {i}: unknown saga {sg!r}")
             if race is not None and race not in c.races:
                 raise SettingsError(f"seat {i}: unknown race {race!r}")
             if klass is not None and klass not in c.classes:
                 raise SettingsError(f"seat {i}: unknown class {klass!r}")
-            for kind, value in (("race", race), ("class", klass)):
+            for kind, value in (("race", race), ("class", klass), ("saga", sg)):
                 if value is not None:
                     if (kind, value) in picked:
                         raise SettingsError(f"seat {i}: {kind} {value!r} is already taken")

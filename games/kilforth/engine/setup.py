@@ -51,14 +51,18 @@ def new_game(settings: Settings, seed: int) -> State:
         if female is None:
             female = rng.below(state, 2) == 1
         heroes.append((seat, race, klass, bool(female)))
-    taken_sagas: list[str] = []
+    taken_sagas: list[str] = [ch["saga"] for ch in choices if ch and ch.get("saga")]
     for seat, race, klass, female in heroes:
-        if settings.saga_allocation == "matched" and card(klass).get("saga") not in taken_sagas:
+        chosen = (choices[seat] or {}).get("saga")
+        if chosen:
+            sg = chosen
+        elif settings.saga_allocation == "matched" and card(klass).get("saga") not in taken_sagas:
             sg = card(klass)["saga"]
         else:
             free = [x for x in sagas if x not in taken_sagas]
             sg = _pick(state, free)
-        taken_sagas.append(sg)
+        if sg not in taken_sagas:
+            taken_sagas.append(sg)
         rc = card(race)
         # SET-9 (SET-13: every hero starts on the centre)
         state.heroes.append(
