@@ -8,7 +8,10 @@ in plain Python, so the templates stay simple and fast.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from . import rules_help
 from .cards import (
@@ -142,7 +145,8 @@ def board_context(
         "night": _last_night(view.get("log") or [], lines),
         "log": _log_rows(lines, viewer),
         "result": _result(view, person),
-        "glossary": _glossary(),
+        "glossary": _static_html("kilforth/_glossary.html"),
+        "sprite": _static_html("kilforth/_sprite.html"),
         "me": me,
         "success_min": succ_min,
     }
@@ -699,6 +703,12 @@ def _result(view: dict, person: Names) -> dict | None:
         "table": table,
         "team_vp": res.get("team_vp"),
     }
+
+
+@lru_cache(maxsize=8)
+def _static_html(name: str) -> str:
+    """Parts that never change between renders (icon sprite, rules glossary): rendered once."""
+    return mark_safe(render_to_string(name, {"glossary": _glossary()}))  # noqa: S308 - our own
 
 
 def _glossary() -> dict:

@@ -1,6 +1,6 @@
 """Template helpers for the Kilforth board: icons, dice, help tips and card names.
 
-Tips need ids unique within one rendered fragment; a counter lives in the template's
+Tips need ids unique within one rendered fragment; a counter lives in the root of the
 render_context (fresh for every render), so the output depends only on the input.
 """
 
@@ -34,10 +34,8 @@ def card_name(cid: str | None) -> str:
 def kb_icon(name: str, css: str = "") -> str:
     """A decorative icon from the board's inline sprite (always paired with text)."""
     return format_html(
-        '<svg class="ic ic-{} {}" aria-hidden="true" focusable="false">'
-        '<use href="#kb-i-{}"/></svg>',
-        name,
-        css,
+        '<svg class="ic{}" aria-hidden="true"><use href="#kb-i-{}"/></svg>',
+        " " + css if css else "",
         name,
     )
 
@@ -69,8 +67,10 @@ def kb_tip(context: template.Context, term: str | None, label: str = "") -> str:
     entry = rules_help.help_for(term) if term else None
     if entry is None:
         return ""
-    n = context.render_context.get("kb_tip_n", 0) + 1
-    context.render_context["kb_tip_n"] = n
+    # One counter for the whole render (included templates share the root render context).
+    root = context.render_context.dicts[0]
+    n = root.get("kb_tip_n", 0) + 1
+    root["kb_tip_n"] = n
     title, text = entry
     return format_html(
         '<span class="tip"><button type="button" class="tip-btn" aria-describedby="kb-tip-{}"'

@@ -1,0 +1,68 @@
+"""Log sentences: every event kind the engine emits reads as English; unknown kinds never crash."""
+
+from __future__ import annotations
+
+from games.kilforth.board.log_text import describe
+
+from .games import CONFIGS, PLAYERS, playout
+
+
+def names(seat):
+    return PLAYERS.get(seat, "Someone")
+
+
+def test_every_log_event_kind_seen_in_random_games_gets_its_own_sentence():
+    seen: dict[str, dict] = {}
+    for edition, mode, heroes in CONFIGS:
+        for seed in (7, 8):
+            for e in playout(edition, mode, heroes, seed)[-1].log:
+                seen.setdefault(e["e"], e)
+                line = describe(e, names, viewer=e.get("seat"))
+                assert not line.fallback, (e["e"], e)
+                assert line.text.endswith((".", "!")), line.text
+                assert "{" not in line.text and "None" not in line.text, line.text
+    assert {"moved", "roll", "night_card", "gloomed", "turn", "camp"} <= set(seen)
+
+
+def test_an_unknown_event_kind_falls_back_to_a_generic_sentence():
+    line = describe(
+        {"e": "comet_sighted", "vis": "all", "day": 3, "seat": 1, "card": "e.crag_harpy", "n": 2},
+        names,
+    )
+    assert line.fallback
+    assert line.text.startswith("Comet sighted")
+    assert "Bea" in line.text and "Crag Harpy" in line.text
+
+
+def test_a_known_kind_with_missing_fields_falls_back_instead_of_raising():
+    line = describe({"e": "skirmish", "day": 2, "seat": 0}, names)
+    assert line.fallback and line.text
+
+
+def test_rolls_carry_their_dice_with_successes_marked():
+    line = describe(
+        {
+            "e": "roll",
+            "vis": "all",
+            "day": 1,
+            "seat": 0,
+            "attr": "fight",
+            "dice": 3,
+            "sources": [["race", 1], ["class", 2]],
+            "faces": [6, 2, 5],
+            "successes": 2,
+        },
+        names,
+    )
+    assert line.text == "Ann rolled 3 fight dice: 2 successes."
+    assert [(d["face"], d["hit"]) for d in line.dice] == [(6, True), (2, False), (5, True)]
+
+
+def test_a_line_belongs_to_every_hero_it_names_for_the_only_mine_filter():
+    line = describe({"e": "team_formed", "vis": "all", "day": 1, "members": [0, 2]}, names)
+    assert line.seats == {0, 2}
+    assert line.text == "Ann and Cid joined forces."
+    gift = describe(
+        {"e": "gift", "vis": "all", "day": 1, "seat": 1, "target": 3, "kind": "gold"}, names
+    )
+    assert gift.seats == {1, 3}

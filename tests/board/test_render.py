@@ -1,0 +1,264 @@
+"""The board fragment: one root, for every viewer, over real random games."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from games.kilforth.board import board_context, render_board
+from games.kilforth.board.cards import card, card_name
+from games.kilforth.engine import legal, view
+
+from .games import CONFIGS, players, playout, sample
+
+
+class Scan(HTMLParser):
+    """Collects root elements, ws-send forms (their hidden inputs) and ids."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.depth = 0
+        self.roots: list[tuple[str, dict]] = []
+        self.forms: list[dict] = []
+        self.ids: list[str] = []
+        self._form: dict | None = None
+        self.text: list[str] = []
+
+    VOID = {"input", "br", "img", "meta", "link", "hr", "use", "circle", "rect", "path"}
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        a = dict(attrs)
+        if self.depth == 0:
+            self.roots.append((tag, a))
+        if "id" in a:
+            self.ids.append(a["id"])
+        if tag == "form":
+            self._form = {
+                "ws-send": "ws-send" in a,
+                "class": a.get("class", ""),
+                "inputs": {},
+                "button": "",
+            }
+        if tag == "input" and self._form is not None and a.get("type") == "hidden":
+            self._form["inputs"][a["name"]] = a.get("value")
+        if tag not in self.VOID:
+            self.depth += 1
+
+    def handle_startendtag(self, tag: str, attrs: list) -> None:
+        a = dict(attrs)
+        if self.depth == 0:
+            self.roots.append((tag, a))
+        if "id" in a:
+            self.ids.append(a["id"])
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag not in self.VOID:
+            self.depth -= 1
+        if tag == "form" and self._form is not None:
+            self.forms.append(self._form)
+            self._form = None
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def scan(html: str) -> Scan:
+    s = Scan()
+    s.feed(html)
+    s.close()
+    return s
+
+
+def render(state, viewer, extra=None) -> str:
+    n = len(state.heroes)
+    return render_board(
+        view(state, viewer),
+        viewer=viewer,
+        players=players(n),
+        online={0},
+        table_slug="t-slug",
+        extra_choices=extra,
+    )
+
+
+def viewers(state) -> list:
+    return [None, *range(len(state.heroes))]
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), CONFIGS)
+def test_the_board_renders_one_game_board_root_for_every_seat_and_spectator(edition, mode, heroes):
+    for state in sample(edition, mode, heroes):
+        for viewer in viewers(state):
+            html = render(state, viewer)
+            s = scan(html)
+            assert [t for t, _ in s.roots] == ["div"], "exactly one root element"
+            assert s.roots[0][1]["id"] == "game-board"
+            assert s.depth == 0, "tags are balanced"
+            assert "game-flash" in s.ids
+            assert len(s.ids) == len(set(s.ids)), "ids are unique"
+            assert "csrf" not in html.lower()
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), [c for c in CONFIGS if c[2] > 1])
+def test_other_seats_and_spectators_never_see_a_hand_card_only_its_owner_sees(
+    edition, mode, heroes
+):
+    checked = 0
+    for state in sample(edition, mode, heroes, n=20):
+        own = {seat: view(state, seat) for seat in range(heroes)}
+        for viewer in viewers(state):
+            v = own[viewer] if viewer is not None else view(state, None)
+            public = json.dumps(v)
+            public_names = {card_name(x) for x in re.findall(r'"([a-z][\w.]+)"', public) if card(x)}
+            html = render(state, viewer)
+            for seat in range(heroes):
+                if seat == viewer:
+                    continue
+                hero = own[seat]["heroes"][seat]
+                for cid in hero.get("hand", []) + hero.get("loot", []):
+                    if cid in public:
+                        continue  # it is public for another reason (e.g. a log line)
+                    assert cid not in html
+                    if card_name(cid) not in public_names and card_name(cid) not in public:
+                        assert card_name(cid) not in html, (viewer, seat, cid)
+                    checked += 1
+    assert checked > 0
+
+
+def test_a_seat_sees_its_own_hand_listed():
+    for state in sample("gloom", "competitive", 2):
+        for seat in range(2):
+            hand = view(state, seat)["heroes"][seat]["hand"]
+            html = render(state, seat)
+            for cid in hand:
+                assert card_name(cid) in html
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), CONFIGS)
+def test_the_deciding_seat_gets_exactly_the_views_options_as_ws_send_forms(edition, mode, heroes):
+    for state in sample(edition, mode, heroes):
+        if state.result is not None:
+            continue
+        seat = state.waiting_for[0]
+        v = view(state, seat)
+        forms = [f for f in scan(render(state, seat)).forms if "choice" in f["class"]]
+        assert all(f["ws-send"] for f in forms)
+        keys = [f["inputs"]["key"] for f in forms]
+        assert len(keys) == len(set(keys)), "each option once"
+        assert sorted(keys) == sorted(o["key"] for o in v["prompt"]["options"])
+        for f in forms:
+            assert f["inputs"]["action"] == "act"
+            assert f["inputs"]["version"] == str(v["version"])
+
+
+def test_the_prompt_text_and_each_label_are_shown_to_the_deciding_seat():
+    state = sample("shadows", "competitive", 2)[3]
+    seat = state.waiting_for[0]
+    v = view(state, seat)
+    html = render(state, seat)
+    text = " ".join(scan(html).text)
+    assert v["prompt"]["text"] in text
+    for o in v["prompt"]["options"]:
+        assert o["label"] in text
+
+
+def test_extra_choices_are_rendered_as_forms_after_the_prompts_options():
+    state = sample("gloom", "competitive", 2)[4]
+    seat = state.waiting_for[0]
+    other = 1 - seat
+    extra = [{"key": "unhide", "label": "Stop being hidden"}]
+    forms = [f for f in scan(render(state, other, extra)).forms if "choice" in f["class"]]
+    assert [f["inputs"]["key"] for f in forms] == ["unhide"]
+    assert forms[0]["inputs"]["version"] == str(state.version)
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), [c for c in CONFIGS if c[2] > 1])
+def test_everyone_else_sees_who_is_deciding_and_gets_no_choice_forms(edition, mode, heroes):
+    for state in sample(edition, mode, heroes):
+        if state.result is not None:
+            continue
+        seat = state.waiting_for[0]
+        name = players(heroes)[seat]
+        for viewer in viewers(state):
+            if viewer == seat:
+                continue
+            html = render(state, viewer)
+            assert f"Waiting for {name} to " in html
+            assert not [f for f in scan(html).forms if "choice" in f["class"]]
+
+
+def test_the_fragment_is_the_same_for_the_same_view_and_viewer():
+    state = sample("shadows", "cooperative", 3)[5]
+    assert render(state, 1) == render(state, 1)
+    assert render(state, None) == render(state, None)
+
+
+def test_every_location_names_its_terrain_and_side_in_words():
+    for state in sample("shadows", "competitive", 4, n=4):
+        v = view(state, None)
+        html = render(state, None)
+        ctx = board_context(v, viewer=None, players=players(4), online=set(), table_slug="t")
+        assert len(ctx["cells"]) == 25
+        for cell in ctx["cells"]:
+            assert cell["terrain_label"]
+        assert html.count('class="loc-terrain-text"') == 25
+        gloomed = [c for c in v["map"] if c["gloom"]]
+        assert html.count('class="loc-side side-gloom"') == len(gloomed)
+        assert html.count('class="loc-side side-colour"') == 25 - len(gloomed)
+        for c in gloomed:
+            assert f"Gloom {c['gloom_value']}" in html
+
+
+def test_heroes_standees_show_initial_and_player_name_on_their_location():
+    state = sample("gloom", "competitive", 3)[2]
+    html = render(state, None)
+    for name in players(3).values():
+        assert f'<span class="token" aria-hidden="true">{name[0]}</span>' in html
+        assert f'<span class="standee-name">{name}' in html
+
+
+def test_the_end_of_game_shows_the_result_with_a_vp_table():
+    for edition, mode, heroes in CONFIGS:
+        final = playout(edition, mode, heroes)[-1]
+        assert final.result is not None
+        html = render(final, None)
+        assert 'class="kb-result' in html
+        assert "vp-table" in html
+        assert final.result["reason"] in html
+        assert not [f for f in scan(html).forms if "choice" in f["class"]]
+
+
+def test_rolled_dice_are_drawn_with_each_face_and_successes_marked():
+    state = next(
+        s
+        for s in playout("gloom", "competitive", 2)
+        if any(e["e"] == "roll" and e.get("successes") for e in s.log[-20:])
+    )
+    html = render(state, None)
+    assert 'class="die hit"' in html
+    assert re.search(r'aria-label="[1-4]"', html)
+    assert '<use href="#kb-d' in html
+
+
+def test_the_log_marks_the_viewers_own_lines_for_the_only_mine_filter():
+    state = sample("gloom", "competitive", 2)[6]
+    html = render(state, 0)
+    assert 'id="kb-log-mine"' in html and "hx-preserve" in html
+    assert 'class="log-row' in html and " mine" in html
+    assert 'id="kb-log-mine"' not in render(state, None), "spectators have nothing of their own"
+
+
+def test_every_choice_offered_on_a_turn_has_a_rules_explanation():
+    from games.kilforth.board.rules_help import choice_topic
+
+    heads = set()
+    for edition, mode, heroes in CONFIGS:
+        for state in playout(edition, mode, heroes):
+            if state.prompt and state.prompt["kind"] == "turn":
+                for c in legal(state, state.prompt["seat"]):
+                    heads.add(c.key.split(":")[0])
+                    assert choice_topic(c.key), c.key
+    assert {"move", "camp"} <= heads
