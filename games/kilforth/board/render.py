@@ -27,7 +27,7 @@ from .cards import (
     race_name,
     saga_stage,
 )
-from .log_text import MARKERS, LogLine, Names, describe
+from .log_text import MARKERS, LogLine, Names, describe, faces
 
 DAYS = 25
 SEAT_COLOURS = ("crimson", "azure", "jade", "violet")
@@ -137,7 +137,7 @@ def board_context(
         "mode": view.get("mode", ""),
         "phase": view.get("phase", ""),
         "status": _status(view, person),
-        "decision": _decision(view, viewer, person, extra_choices),
+        "decision": _decision(view, viewer, person, extra_choices, succ_min),
         "cells": _cells(view, viewer, person, online),
         "heroes": [_hero(view, h, viewer, person, online) for h in heroes],
         "ancients": _ancients(view),
@@ -161,11 +161,14 @@ def _status(view: dict, person: Names) -> dict:
     phase = view.get("phase", "")
     return {
         "day": view.get("day", 1),
-        "days": DAYS,
+        "days": DAYS if view.get("edition") != "shadows" or view.get("day", 1) <= DAYS else None,
         "phase": phase,
         "phase_label": PHASES.get(phase, str(phase).capitalize()),
         "night_left": decks.get("night"),
-        "weather": {"name": card_name(weather), "text": card(weather).get("text", "")}
+        "weather": {
+            "name": card_name(weather),
+            "text": _strip_prefix(card(weather).get("text", "")),
+        }
         if weather
         else None,
         "first": person(view.get("first")),
@@ -177,10 +180,18 @@ def _status(view: dict, person: Names) -> dict:
     }
 
 
+def _strip_prefix(text: str) -> str:
+    """'Weather: -1 influence.' -> '-1 influence.' (the label is already on the board)."""
+    head, sep, tail = text.partition(": ")
+    return tail if sep and head.lower() in ("weather", "event") else text
+
+
 # -- decisions -------------------------------------------------------------------------------
 
 
-def _decision(view: dict, viewer: int | None, person: Names, extra: list[dict] | None) -> dict:
+def _decision(
+    view: dict, viewer: int | None, person: Names, extra: list[dict] | None, succ_min: int = 5
+) -> dict:
     prompt = view.get("prompt")
     waiting = [s for s in view.get("waiting_for") or [] if s != viewer]
     mine = prompt is not None and viewer is not None and prompt.get("seat") == viewer
@@ -228,13 +239,28 @@ def _decision(view: dict, viewer: int | None, person: Names, extra: list[dict] |
         "groups": groups,
         "waiting": lines,
         "has_choices": any(g["options"] for g in groups),
+        "roll": _roll_to_judge(view, viewer, succ_min) if mine and kind == "fate" else None,
     }
 
 
 def _topic_line(key: str) -> str:
     topic = rules_help.choice_topic(key)
     entry = rules_help.help_for(topic) if topic else None
-    return entry[1].split(". ")[0] + "." if entry else ""
+    return rules_help.first_sentences(entry[1], 1) if entry else ""
+
+
+def _roll_to_judge(view: dict, viewer: int | None, succ_min: int) -> dict | None:
+    """The viewer's newest roll, shown beside a fate decision (the result is not final yet)."""
+    for e in reversed(view.get("log") or []):
+        if e.get("e") in MARKERS:
+            return None
+        if e.get("e") in ("roll", "reroll") and e.get("seat") == viewer:
+            return {
+                "dice": faces(e, succ_min),
+                "successes": e.get("successes", 0),
+                "attr": e.get("attr", ""),
+            }
+    return None
 
 
 def _option(o: dict, kind: str, view: dict) -> dict:
@@ -639,6 +665,8 @@ def _last_night(log: list[dict], lines: list[LogLine]) -> dict | None:
         elif e.get("e") in NIGHT_KINDS:
             rows.append(lines[i])
     over = end + 1 < len(log)
+    if not cards and not rows:
+        return None
     return {
         "title": f"Night after day {log[start].get('day')}",
         "cards": cards,

@@ -388,8 +388,13 @@ def _explain_turn(head: str, key: str, data: dict, view: dict) -> str:
     if head == "clear" and key != "clear":
         return "1 AP. Pass the plot's test to remove it; you gain it as a rumour and a loot token."
     if head in ACTIONS:
-        text = ACTIONS[head][1]
-        return text.split(". ", 1)[0] + ". " + text.split(". ", 1)[1].split(". ")[0] + "."
+        return first_sentences(ACTIONS[head][1], 2).replace("Costs 1 AP.", "1 AP.")
     if head in DEEDS:
-        return "Free deed. " + DEEDS[head][1].split(". ", 1)[-1].split(". ")[0] + "."
+        return "Free deed. " + first_sentences(DEEDS[head][1].split(". ", 1)[-1], 1)
     return ""
+
+
+def first_sentences(text: str, n: int) -> str:
+    """The first n sentences of a help text, ending with exactly one full stop."""
+    parts = [p.strip().rstrip(".") for p in text.split(". ") if p.strip()]
+    return ". ".join(parts[:n]) + "."
