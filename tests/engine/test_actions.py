@@ -452,3 +452,24 @@ def test_a_chapter_is_regaled_anywhere_but_only_once_per_daylight():
     assert "regale" not in keys(s, 0)
     with pytest.raises(IllegalAction):
         act(s, 0, "regale")
+
+
+@pytest.mark.rule("HIDE-2")
+def test_a_hidden_hero_may_stop_hiding_in_the_middle_of_its_own_other_decisions():
+    s = turn0(game())
+    T.set_hero(s, 0, hidden=True)
+    T.refresh(s)
+    s = act(s, 0, "market")
+    assert prompt(s)[1] == "market" and "unhide" in keys(s, 0)
+    s = act(s, 0, "unhide")
+    assert not s.heroes[0]["hidden"] and prompt(s)[1] == "market"
+
+
+@pytest.mark.rule("HIDE-2")
+def test_stopping_hiding_off_turn_rebuilds_the_active_heros_menu():
+    s = game()
+    T.set_hero(s, 0, hidden=True)
+    T.refresh(s)
+    assert "team:0" not in keys(s, 1)
+    s = act(s, 0, "unhide")
+    assert "team:0" in keys(s, 1)

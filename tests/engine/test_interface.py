@@ -145,3 +145,15 @@ def test_the_starter_set_covers_every_encounter_type_on_every_terrain():
     for ed in ("gloom", "shadows"):
         assert {c.cards[n]["type"] for n in c.night(ed)} >= {"weather", "event", "enemy"}
     assert len(c.races) >= 4 and len(c.classes) >= 4 and len(c.by_kind["saga"]) >= 4
+
+
+def test_the_simulation_core_reports_speed_and_outcomes():
+    from games.kilforth.engine import Settings
+    from games.kilforth.engine.simulate import simulate
+
+    seen = []
+    report = simulate(Settings(mode="solo", heroes=1), 2, seed=7, progress=seen.append)
+    assert report.games == 2 and seen == [1, 1]
+    assert report.wins + report.losses == 2 and report.actions_mean > 0
+    assert report.act_p50_us > 0 and report.act_p99_us >= report.act_p50_us
+    assert any("games/s" in line for line in report.lines())

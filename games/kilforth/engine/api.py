@@ -26,15 +26,16 @@ class Choice:
 def _offturn_unhide(state: State, seat: int) -> bool:
     """HIDE-2: a hidden hero may stop hiding at any time, on its turn or not.
 
-    On its own turn the menu already offers it; during its own other prompts (e.g. reveal or
-    evade) the prompt's options cover it, so the extra choice is offered only off-prompt.
+    Its own turn menu already lists it, and the reveal-or-evade question answers it, so the
+    extra choice is added everywhere else (other seats' questions and its own other ones).
     """
-    if not (0 <= seat < len(state.heroes)):
+    if not (0 <= seat < len(state.heroes)) or state.prompt is None:
         return False
     h = state.heroes[seat]
     if not h["hidden"] or h["eliminated"]:
         return False
-    return state.prompt is not None and state.prompt["seat"] != seat
+    p = state.prompt
+    return not (p["seat"] == seat and p["kind"] in ("turn", "hidden_engage"))
 
 
 def legal(state: State, seat: int) -> list[Choice]:

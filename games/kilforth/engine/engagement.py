@@ -241,8 +241,11 @@ def _skirmish(state: State, s: dict) -> None:
     foe_down = info["hp"] == 0
     if foe_down:
         then.append({"k": "claim_reward", "seat": seat, "enc": cid, "how": "battle"})
-    downed = [m for m in members if state.heroes[m]["hp"] == 0]
-    for m in downed:  # turn order from the active hero (members are listed that way)
+    n = len(state.heroes)
+    downed = sorted(
+        (m for m in members if state.heroes[m]["hp"] == 0), key=lambda m: (m - seat) % n
+    )
+    for m in downed:  # DEED-7: in turn order from the active hero
         then.append({"k": "defeat", "seat": m})
     if foe_down or downed:
         if not foe_down:
