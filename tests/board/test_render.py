@@ -10,7 +10,7 @@ import pytest
 
 from games.kilforth.board import board_context, render_board
 from games.kilforth.board.cards import card, card_name
-from games.kilforth.engine import legal, view
+from games.kilforth.engine import view
 
 from .games import CONFIGS, players, playout, sample
 
@@ -249,16 +249,3 @@ def test_the_log_marks_the_viewers_own_lines_for_the_only_mine_filter():
     assert 'id="kb-log-mine"' in html and "hx-preserve" in html
     assert 'class="log-row' in html and " mine" in html
     assert 'id="kb-log-mine"' not in render(state, None), "spectators have nothing of their own"
-
-
-def test_every_choice_offered_on_a_turn_has_a_rules_explanation():
-    from games.kilforth.board.rules_help import choice_topic
-
-    heads = set()
-    for edition, mode, heroes in CONFIGS:
-        for state in playout(edition, mode, heroes):
-            if state.prompt and state.prompt["kind"] == "turn":
-                for c in legal(state, state.prompt["seat"]):
-                    heads.add(c.key.split(":")[0])
-                    assert choice_topic(c.key), c.key
-    assert {"move", "camp"} <= heads

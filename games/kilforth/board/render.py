@@ -332,10 +332,18 @@ def _cells(view: dict, viewer: int | None, person: Names, online: set[int]) -> l
                 "reachable": idx in reach,
                 "here": idx == here,
                 "centre": idx == 12,
-                "text": card(loc.get("id")).get("text", ""),
+                "text": _loc_text(loc),
             }
         )
     return cells
+
+
+def _loc_text(loc: dict) -> str:
+    """A location's own rules text, minus what the board already shows (centre, market)."""
+    text = card(loc.get("id")).get("text", "")
+    if loc.get("market") and "arket" in text and len(text) < 40:
+        return ""
+    return text
 
 
 def _plot(pid: str) -> dict:

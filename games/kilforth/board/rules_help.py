@@ -221,6 +221,22 @@ KEYWORDS: dict[str, tuple[str, str]] = {
         "A hero with a card in play bearing this keyword can overcome the encounter for free.",
     ),
     "keyword": ("Keyword", "Words on cards (fire, holy, lore...) that saga chapters ask for."),
+    "fire": ("Fire", "A card keyword: flame, forge and burning things."),
+    "holy": ("Holy", "A card keyword: faith, shrines and blessings."),
+    "lore": ("Lore", "A card keyword: books, secrets and old knowledge."),
+    "silver": ("Silver", "A card keyword: silverwork, moonlight and the bane of the unnatural."),
+    "coin": ("Coin", "A card keyword: trade, debts and the guilds."),
+    "beast": ("Beast", "A card keyword: animals and wild creatures."),
+    "unique": (
+        "Unique keyword",
+        "Marked with a star on the card: you may keep only one asset "
+        "with it; a new one replaces the old.",
+    ),
+    "blade": ("Blade (unique)", "A sword or knife; only one blade asset at a time."),
+    "cloak": ("Cloak (unique)", "Only one cloak asset at a time."),
+    "steed": ("Steed (unique)", "A mount; only one steed asset at a time."),
+    "pet": ("Pet (unique)", "A small companion; only one pet asset at a time."),
+    "banner": ("Banner (unique)", "A standard to rally behind; only one banner asset at a time."),
     "badlands": ("Badlands", "Terrain: dry wastes. Its encounters come from the badlands deck."),
     "forest": ("Forest", "Terrain: woods. Its encounters come from the forest deck."),
     "mountain": ("Mountain", "Terrain: peaks. Its encounters come from the mountain deck."),
@@ -265,7 +281,8 @@ def deciding(kind: str) -> str:
 
 
 def help_for(term: str) -> tuple[str, str] | None:
-    """(title, text) for an action, deed or keyword name, or None."""
+    """(title, text) for an action, deed or keyword name (a leading * marks unique), or None."""
+    term = term.lstrip("*")
     for table in (ACTIONS, DEEDS, KEYWORDS):
         if term in table:
             return table[term]
