@@ -230,3 +230,17 @@ def test_a_surviving_foe_returns_to_full_health():
 def test_loc_helper_sanity():
     s = game()
     assert loc_index(s, "g.sprawl_city") == 12
+
+
+@pytest.mark.rule("DAY-11", "DEED-4")
+def test_a_resolve_deed_can_be_used_between_battle_rounds():
+    s = fight_setup()
+    T.give(s, 0, "l.tonic0", "loot")
+    T.set_hero(s, 0, hp=4)
+    T.dice(s, 1, 1, 1, 1, 6, 1, 1)
+    T.begin_turn(s, 0)
+    assert s.heroes[0]["hp"] == 3
+    assert "resolve:l.tonic0" in keys(s, 0)
+    s = act(s, 0, "resolve:l.tonic0")
+    assert s.heroes[0]["hp"] == 4 and prompt(s) == (0, "escape")
+    assert "resolve:l.tonic0" not in keys(s, 0)

@@ -69,28 +69,25 @@ def free_options(state: State, seat: int) -> list[dict]:
                     card=cid,
                 )
             )
-    # DEED-4 resolve
+    opts.extend(resolve_options(state, seat, back=menu))
+    opts.extend(assault_options(state, seat))
+    return opts
+
+
+def resolve_options(state: State, seat: int, back: dict) -> list[dict]:
+    """DEED-4 choices; `back` is the step that re-asks the interrupted question afterwards."""
+    h = state.heroes[seat]
+    if h["hidden"]:
+        return []
+    opts = []
     for cid in in_play_cards(state, seat):
         if card(cid).get("deed"):
-            opts.append(
-                option(
-                    f"resolve:{cid}",
-                    f"Use {name(cid)}",
-                    [{"k": "resolve", "seat": seat, "card": cid}, menu],
-                    card=cid,
-                )
-            )
+            then = [{"k": "resolve", "seat": seat, "card": cid}, back]
+            opts.append(option(f"resolve:{cid}", f"Use {name(cid)}", then, card=cid))
     for cid in h["loot"]:
         if card(cid)["deed"]:
-            opts.append(
-                option(
-                    f"resolve:{cid}",
-                    f"Use loot {name(cid)}",
-                    [{"k": "resolve", "seat": seat, "card": cid}, menu],
-                    card=cid,
-                )
-            )
-    opts.extend(assault_options(state, seat))
+            then = [{"k": "resolve", "seat": seat, "card": cid}, back]
+            opts.append(option(f"resolve:{cid}", f"Use loot {name(cid)}", then, card=cid))
     return opts
 
 

@@ -257,19 +257,32 @@ def _skirmish(state: State, s: dict) -> None:
     if len(members) > 1:  # DEED-7: no escape from a team battle
         push(state, nxt)
         return
+    push(state, {"k": "battle_choice", "seat": seat, "enc": cid, "round": s["round"]})
+
+
+@step("battle_choice")
+def _battle_choice(state: State, s: dict) -> None:
+    """ENG-10: after a round, fight on or escape; DAY-11: resolve deeds may be used here too."""
+    from .deeds import resolve_options
+
+    seat, cid = s["seat"], s["enc"]
+    info = state.encounters[cid]
+    nxt = {"k": "battle_round", "seat": seat, "enc": cid, "round": s["round"] + 1, "surprise": None}
+    opts = [
+        option("fight", "Fight another round", [nxt]),
+        option(
+            "escape",
+            "Escape (make camp, end your turn)",
+            [{"k": "escape", "seat": seat, "enc": cid}],
+        ),
+    ]
+    opts += resolve_options(state, seat, back=dict(s))
     ask(
         state,
         seat,
         "escape",
         f"{name(cid)} has {info['hp']} HP left. Fight on or escape?",
-        [
-            option("fight", "Fight another round", [nxt]),
-            option(
-                "escape",
-                "Escape (make camp, end your turn)",
-                [{"k": "escape", "seat": seat, "enc": cid}],
-            ),
-        ],
+        opts,
         card=cid,
     )
 
