@@ -249,3 +249,52 @@ def test_the_log_marks_the_viewers_own_lines_for_the_only_mine_filter():
     assert 'id="kb-log-mine"' in html and "hx-preserve" in html
     assert 'class="log-row' in html and " mine" in html
     assert 'id="kb-log-mine"' not in render(state, None), "spectators have nothing of their own"
+
+
+def test_player_names_and_texts_are_escaped():
+    state = sample("gloom", "competitive", 2)[3]
+    html = render_board(
+        view(state, 0),
+        viewer=0,
+        players={0: "<script>x</script>", 1: "B&B"},
+        online=set(),
+        table_slug="t",
+    )
+    assert "<script>" not in html
+    assert "&lt;script&gt;" in html
+    assert "B&amp;B" in html
+
+
+def test_new_engine_prompt_and_log_kinds_render_without_errors():
+    state = sample("shadows", "competitive", 2)[3]
+    seat = state.waiting_for[0]
+    v = view(state, seat)
+    v["prompt"]["kind"] = "brand_new_kind"
+    v["prompt"]["options"].append({"key": "zap:x", "label": "Zap it", "data": {"odd": [1]}})
+    v["log"].append(
+        {
+            "e": "brand_new_event",
+            "vis": "all",
+            "day": v["day"],
+            "seat": seat,
+            "card": "no.such.card",
+            "weird": {"a": 1},
+        }
+    )
+    html = render_board(v, viewer=seat, players=players(2), online=set(), table_slug="t")
+    assert "Zap it" in html and "Brand new event" in html
+    other = view(state, 1 - seat)
+    other["prompt"]["kind"] = "brand_new_kind"
+    html = render_board(other, viewer=1 - seat, players=players(2), online=set(), table_slug="t")
+    assert f"Waiting for {players(2)[seat]} to decide." in html
+
+
+def test_an_open_hand_is_listed_for_every_seat_when_the_view_contains_it():
+    state = sample("gloom", "cooperative", 3)[2]
+    v = view(state, 0)
+    other = view(state, 1)["heroes"][1]
+    assert other["hand"]
+    v["heroes"][1]["hand"] = other["hand"]  # as the view gives it with open hands in co-op
+    html = render_board(v, viewer=0, players=players(3), online=set(), table_slug="t")
+    for cid in other["hand"]:
+        assert card_name(cid) in html
