@@ -184,29 +184,22 @@ def test_after_a_round_the_hero_may_escape_to_the_nearest_enemy_free_location():
 @pytest.mark.rule("ENG-10")
 def test_escape_skips_locations_with_enemies_and_ignores_shortcuts():
     s = fight_setup()
-    for j in neighbours(12):
-        T.place_encounter(s, s.decks["plains"][0], j) if card(s.decks["plains"][0])[
-            "type"
-        ] == "enemy" else None
-    enemy_free = [
-        j for j in neighbours(12) if not any(card(c)["type"] == "enemy" for c in s.map[j]["enc"])
-    ]
+    i = next(k for k, x in enumerate(s.map) if card(x["id"])["symbol"] and k != 12)
+    partner = next(
+        k
+        for k, x in enumerate(s.map)
+        if k != i and card(x["id"])["symbol"] == card(s.map[i]["id"])["symbol"]
+    )
+    T.place_hero(s, 0, i)
+    T.place_encounter(s, "e.stone_ogre", i)
+    enemies = iter(["e.mire_boar", "e.crag_harpy", "e.moss_troll", "e.dune_stalker"])
+    for j in neighbours(i):
+        T.place_encounter(s, next(enemies), j)
     dests = escape_destinations(s, 0)
-    if enemy_free:
-        assert set(dests) == set(enemy_free)
-    else:
-        assert all(d not in neighbours(12) for d in dests)
-    # with every neighbour blocked, the nearest are two steps away
-    s2 = fight_setup()
-    for j, enemy in zip(
-        neighbours(12),
-        ["e.mire_boar", "e.crag_harpy", "e.moss_troll", "e.dune_stalker"],
-        strict=True,
-    ):
-        T.place_encounter(s2, enemy, j)
-    d2 = escape_destinations(s2, 0)
-    assert d2 and all(d not in neighbours(12) and d != 12 for d in d2)
-    assert all(abs(d // 5 - 2) + abs(d % 5 - 2) == 2 for d in d2)
+    manhattan = [abs(d // 5 - i // 5) + abs(d % 5 - i % 5) for d in dests]
+    assert dests and set(manhattan) == {2}
+    if abs(partner // 5 - i // 5) + abs(partner % 5 - i % 5) > 2:
+        assert partner not in dests
 
 
 @pytest.mark.rule("ENG-11")

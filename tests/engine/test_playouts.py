@@ -131,6 +131,10 @@ def play_checked(edition, mode, heroes, seed):
     steps = 0
     while state.result is None:
         seat = state.waiting_for[0]
+        # Now and then a seat that is not being asked uses an off-turn choice (stop hiding).
+        offturn = [x for x in range(len(state.heroes)) if x != seat and legal(state, x)]
+        if offturn and r.random() < 0.2:
+            seat = r.choice(offturn)
         choices = legal(state, seat)
         key = choices[r.randrange(len(choices))].key
         prev, prev_actions = len(state.log), len(state.actions)
