@@ -473,3 +473,16 @@ def test_stopping_hiding_off_turn_rebuilds_the_active_heros_menu():
     assert "team:0" not in keys(s, 1)
     s = act(s, 0, "unhide")
     assert "team:0" in keys(s, 1)
+
+
+@pytest.mark.rule("MOVE-5", "ENG-9")
+def test_an_event_that_defeats_the_active_hero_is_still_discarded():
+    s = turn0(game())
+    loc = loc_of_terrain(s, "mountain")
+    T.place_hero(s, 0, loc)
+    T.set_hero(s, 0, hp=1)
+    T.top(s, "mountain", "e.rockslide")
+    T.refresh(s)
+    s = act(s, 0, "search")
+    assert s.heroes[0]["defeated"] and s.heroes[0]["loc"] == 12
+    assert "e.rockslide" in s.discards["mountain"] and s.limbo == []

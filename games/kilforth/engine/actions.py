@@ -192,7 +192,11 @@ def _draw_encounter(state: State, s: dict) -> None:
     log(state, "encounter_drawn", seat=seat, card=cid, loc=state.map[i]["id"], type=c["type"])
     if c["type"] == "event":
         state.limbo.append(cid)
-        push(state, *bind(c["effect"], seat, card=cid), {"k": "discard_limbo", "card": cid})
+        push(
+            state,
+            *bind(c["effect"], seat, card=cid),
+            {"k": "discard_limbo", "card": cid, "cleanup": True},
+        )
         return
     place_encounter(state, cid, i, fresh=state.turn_no)
 

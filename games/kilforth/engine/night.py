@@ -74,7 +74,11 @@ def _darkness(state: State, s: dict) -> None:
         state.weather = cid
     elif c["type"] == "event":  # NIGHT-5: the first hero makes any choice
         state.limbo.append(cid)
-        push(state, *bind(c["effect"], state.first, card=cid), {"k": "discard_limbo", "card": cid})
+        push(
+            state,
+            *bind(c["effect"], state.first, card=cid),
+            {"k": "discard_limbo", "card": cid, "cleanup": True},
+        )
     else:  # NIGHT-4
         from .actions import place_encounter
 

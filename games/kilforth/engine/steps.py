@@ -110,6 +110,14 @@ def ask(
 
 
 def abort_turn(state: State) -> None:
-    """End the active turn at once: drop queued steps down to the turn's end marker."""
+    """End the active turn at once: drop queued steps down to the turn's end marker.
+
+    Steps marked `"cleanup": True` (e.g. discarding an event card that is being resolved) are
+    kept, so a card never stays stranded in limbo.
+    """
+    kept = []
     while state.queue and state.queue[-1]["k"] != "end_turn":
-        state.queue.pop()
+        s = state.queue.pop()
+        if s.get("cleanup"):
+            kept.append(s)
+    state.queue.extend(reversed(kept))
