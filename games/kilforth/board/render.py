@@ -631,10 +631,22 @@ def _latest_tests(log: list[dict], lines: list[LogLine], person: Names) -> dict 
                     "sources": sources,
                     "dice": line.dice,
                     "successes": e.get("successes", 0),
+                    "total": e.get("successes", 0),
+                    "seat": e.get("seat"),
                     "count": e.get("dice", 0),
                     "seats": line.seats,
                 }
             )
+        elif k in ("fate_called", "reroll") and _last_test(items, e.get("seat")):
+            test = _last_test(items, e.get("seat"))
+            if k == "fate_called":
+                test["fate"] = True
+                test["total"] = test["successes"] + 1
+            else:
+                test["reroll"] = card_name(e.get("card"))
+                test["dice"] = line.dice
+                test["successes"] = e.get("successes", 0)
+                test["total"] = test["successes"] + (1 if test.get("fate") else 0)
         elif k in ("battle", "assault"):
             items.append({"type": "heading", "text": line.text})
         elif k in ("skirmish", "ancient_skirmish"):
@@ -643,6 +655,13 @@ def _latest_tests(log: list[dict], lines: list[LogLine], person: Names) -> dict 
             items.append({"type": "line", "text": line.text, "dice": line.dice, "tone": line.tone})
     day = log[last].get("day")
     return {"items": items, "day": day}
+
+
+def _last_test(items: list[dict], seat: object) -> dict | None:
+    for it in reversed(items):
+        if it["type"] == "test" and not it["foe"] and it.get("seat") == seat:
+            return it
+    return None
 
 
 def _last_night(log: list[dict], lines: list[LogLine]) -> dict | None:
