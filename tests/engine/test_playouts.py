@@ -53,6 +53,14 @@ def check_invariants(state, universe, seed, prev_log_len, prev_actions_len, all_
             assert p and p["kind"] == "discard_down" and p["seat"] == h["seat"], where
         uniques = [k for c in h["assets"] for k in unique_keywords(c)]
         assert len(uniques) == len(set(uniques)), where
+        assert h["gold"] >= 0 and h["fate"] >= 0 and 0 <= h["loc"] < 25, where
+        placed = sum(1 for e in state.encounters.values() if h["seat"] in e["enemies"])
+        assert h["enemy_tokens"] + placed == 4 or h["eliminated"], where
+    on_map = [c for loc in state.map for c in loc["enc"]]
+    assert sorted(on_map) == sorted(state.encounters), where
+    assert not any(state.heroes[m]["hidden"] for m in state.team), where
+    if p is None or p["kind"] == "turn":  # limbo only holds cards under a decision
+        assert not state.limbo, f"{where}: stranded {state.limbo}"
     locations = card_locations(state)
     assert set(locations) == universe, where
     doubled = {c: z for c, z in locations.items() if len(z) != 1}
