@@ -3,7 +3,8 @@
 seat 0: Fellmark Dwarf Samurai  fight 4, study 1, sneak 1, influence 1 (martial skills)
 seat 1: Ratling Yakuza          fight 1, study 1, sneak 4, influence 1 (shadow skills)
 seat 2: Sylvan Elf Sorcerer     fight 1, study 4, sneak 1, influence 1 (arcane skills)
-seat 3: Tideborn Chevalier      fight 3, study 0, sneak 1, influence 3 (pious skills)
+seat 3: Tideborn Maiden Chevalier fight 2, study 0, sneak 1, influence 4 (pious skills; the female
+        side of this race card trades 1 fight for 1 influence)
 Seat 1 has the highest sneak, so it is the first hero.
 """
 

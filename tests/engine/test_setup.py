@@ -235,3 +235,17 @@ def test_a_seat_may_choose_its_saga_and_others_do_not_get_it():
     assert len({h["saga"] for h in s.heroes}) == 3
     with pytest.raises(Exception, match="unknown saga"):
         Settings(heroes=2, choices=[{"saga": "saga.nope"}]).validate()
+
+
+@pytest.mark.rule("SET-2")
+def test_a_race_cards_female_side_keeps_its_numbers_unless_the_card_says_otherwise():
+    from games.kilforth.engine.board import attr_total
+
+    s = game(heroes=4)
+    maiden = s.heroes[3]
+    assert maiden["female"] and maiden["name"].startswith("Tideborn Maiden")
+    assert attr_total(s, 3, "fight") == 2 and attr_total(s, 3, "influence") == 4
+    male = new_game(Settings(heroes=2, choices=[dict(CHOICES[3], female=False), None]), 1)
+    assert attr_total(male, 0, "fight") == 3 and attr_total(male, 0, "influence") == 3
+    ratling = s.heroes[1]  # no female_attrs on the card: same numbers on both sides
+    assert ratling["female"] and attr_total(s, 1, "sneak") == 4

@@ -83,7 +83,7 @@ def in_play_cards(state: State, seat: int) -> list[str]:
 def bonus(state: State, seat: int, attr: str) -> list[tuple[str, int]]:
     """Every source of dice for an attribute: race, class, unveiled skills and assets, weather."""
     h = state.heroes[seat]
-    out = [("race", card(h["race"])[attr]), ("class", card(h["class"])[attr])]
+    out = [("race", race_value(h, attr)), ("class", card(h["class"])[attr])]
     for cid in in_play_cards(state, seat):
         b = card(cid).get("bonus", {}).get(attr, 0)
         if b:
@@ -93,6 +93,14 @@ def bonus(state: State, seat: int, attr: str) -> list[tuple[str, int]]:
         if b:
             out.append((state.weather, b))
     return out
+
+
+def race_value(h: dict, attr: str) -> int:
+    """SET-2: the female side has the same numbers unless the card lists `female_attrs`."""
+    rc = card(h["race"])
+    if h["female"] and attr in rc.get("female_attrs", {}):
+        return rc["female_attrs"][attr]
+    return rc[attr]
 
 
 def attr_total(state: State, seat: int, attr: str) -> int:

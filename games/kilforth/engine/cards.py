@@ -73,7 +73,7 @@ DEFAULTS = {
         "text": "",
     },
     "loot": {"gold": 0, "deed": [], "text": ""},
-    "race": {"fight": 0, "study": 0, "sneak": 0, "influence": 0},
+    "race": {"fight": 0, "study": 0, "sneak": 0, "influence": 0, "female_attrs": {}, "text": ""},
     "class": {"fight": 0, "study": 0, "sneak": 0, "influence": 0},
     "skill": {"bonus": {}, "deed": [], "veil": False, "reroll": False, "text": ""},
     "saga": {},
@@ -263,7 +263,7 @@ def _validate_kind(path: Path, kind: str, card: dict, known: set[str]) -> None:
     elif kind == "ancient":
         if not card["plots"]:
             _fail(path, cid, "an ancient needs plot cards")
-    for b in card.get("bonus", {}):
+    for b in list(card.get("bonus", {})) + list(card.get("female_attrs", {})):
         if b not in ATTRS:
             _fail(path, cid, f"bonus attribute {b!r} unknown")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import rng
-from .board import card, name
+from .board import card, name, race_value
 from .cards import REWARD_DECKS, TERRAINS, content
 from .settings import Settings
 from .state import State, log
@@ -136,7 +136,7 @@ def new_game(settings: Settings, seed: int) -> State:
     for aid in ancients[n_anc:]:
         state.removed.extend(p["id"] for p in card(aid)["plots"])
     # SET-12: highest sneak (race + class) goes first; ties at random.
-    sneak = [card(h["race"])["sneak"] + card(h["class"])["sneak"] for h in state.heroes]
+    sneak = [race_value(h, "sneak") + card(h["class"])["sneak"] for h in state.heroes]
     best = [h["seat"] for h in state.heroes if sneak[h["seat"]] == max(sneak)]
     state.first = _pick_int(state, best)
     log(
