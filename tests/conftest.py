@@ -93,42 +93,54 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class DaphneServer:
+    """A real daphne process on a free port with its own SQLite file."""
+
+    def __init__(self, folder: Path, **extra_env: str) -> None:
+        env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+        self.database = folder / "server.sqlite3"
+        env["DATABASE_URL"] = f"sqlite:///{self.database}"
+        env.update(extra_env)
+        subprocess.run(
+            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+            cwd=ROOT,
+            env=env,
+            check=True,
+            timeout=120,
+        )
+        port = free_port()
+        self.address = f"127.0.0.1:{port}"
+        daphne = Path(sys.executable).with_name("daphne")
+        self.process = subprocess.Popen(
+            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "kilforth_site.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError(self.process.stdout.read().decode()) from None
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("daphne did not start listening within 30 s")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
 @pytest.fixture
 def daphne_server(tmp_path):
-    """A real daphne process on a free port with its own SQLite file; yields host:port."""
-    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'smoke.sqlite3'}"
-    subprocess.run(
-        [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-        timeout=120,
-    )
-    port = free_port()
-    daphne = Path(sys.executable).with_name("daphne")
-    process = subprocess.Popen(
-        [str(daphne), "-b", "127.0.0.1", "-p", str(port), "kilforth_site.asgi:application"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                break
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(process.stdout.read().decode()) from None
-            time.sleep(0.1)
-    else:
-        process.kill()
-        raise RuntimeError("daphne did not start listening within 30 s")
-    yield f"127.0.0.1:{port}"
-    process.terminate()
-    try:
-        process.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        process.kill()
+    """A real daphne serving the site; yields its "host:port"."""
+    server = DaphneServer(tmp_path)
+    yield server.address
+    server.stop()

@@ -6,8 +6,11 @@ the engine's internals and another game could later sit beside this one.
 
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass
+
+from django.conf import settings as django_settings
 
 from games.kilforth import engine
 from games.kilforth.engine import IllegalAction, State
@@ -55,6 +58,11 @@ def hero_options() -> dict[str, list[HeroOption]]:
 
 def new_seed() -> int:
     # The seed decides every die and shuffle: it is drawn fresh and never shown to anyone.
+    # Browser tests replay a known game against a real server: KILFORTH_TEST_SEED fixes the
+    # seed, and only in DEBUG, so that no production server can be told to deal known cards.
+    fixed = os.environ.get("KILFORTH_TEST_SEED")
+    if fixed and django_settings.DEBUG:
+        return int(fixed)
     return secrets.randbits(62)
 
 

@@ -1,0 +1,195 @@
+"""Whole games in real browsers: two players and a spectator, and a solo game to its end.
+
+The server deals from a known seed (KILFORTH_TEST_SEED, honoured only in DEBUG), so the test
+plays the same game in-process with the engine, click for click, and checks the server's saved
+state and the spectator's board against it after every step.
+"""
+
+import json
+import random
+import re
+import sqlite3
+
+import pytest
+from playwright.sync_api import expect
+
+from games.kilforth import adapter
+from tests.browser.conftest import CHROMIUM, SCREENSHOTS  # noqa: F401  (folder for artifacts)
+from tests.conftest import DaphneServer
+
+pytestmark = [pytest.mark.server, pytest.mark.slow]
+
+TABLE_DEFAULTS = {
+    "edition": "shadows",
+    "mode": "competitive",
+    "difficulty": "standard",
+    "saga_allocation": "matched",
+    "auto_evasion": False,
+    "chapter_cost_by_number": False,
+    "open_hands": False,
+}
+RANDOM_HERO = {"race": None, "class": None, "female": False}
+
+
+def first_day_policy(state, seat, moves: dict) -> str:
+    """Move twice a day, then camp; in every other decision take the first option."""
+    choices = adapter.legal(state, seat)
+    keys = [c.key for c in choices]
+    if state.prompt and state.prompt["kind"] == "turn":
+        if moves.get((state.day, seat), 0) < 2 and any(k.startswith("move:") for k in keys):
+            moves[(state.day, seat)] = moves.get((state.day, seat), 0) + 1
+            return next(k for k in keys if k.startswith("move:"))
+        if "camp" in keys:
+            return "camp"
+    return keys[0]
+
+
+def events(state) -> set[str]:
+    return {e["e"] for e in state.log}
+
+
+def seed_with_a_full_first_day(settings: dict, heroes: int) -> int:
+    """The first seed whose first day, played by the policy, has a move, a battle and a night."""
+    for seed in range(1, 400):
+        state = adapter.setup(settings, [RANDOM_HERO] * heroes, seed)
+        moves: dict = {}
+        while state.result is None and state.day == 1:
+            seat = state.waiting_for[0]
+            state = adapter.act(state, seat, first_day_policy(state, seat, moves))
+        if {"moved", "engage", "roll", "camp", "night_card"} <= events(state):
+            return seed
+    raise AssertionError("no seed in 1..399 gives a first day with a battle")
+
+
+def saved_state(server: DaphneServer):
+    with sqlite3.connect(server.database) as db:
+        (document,) = db.execute("SELECT state FROM tables_game").fetchone()
+    return adapter.load(document)
+
+
+def board_version(page) -> int:
+    return int(page.locator("#game-board").get_attribute("data-version"))
+
+
+def click_choice(page, key: str, version: int) -> None:
+    form = page.locator(f'#game-board form.choice:has(input[name="key"][value="{key}"])')
+    form.get_by_role("button").click()
+    expect(page.locator("#game-board")).not_to_have_attribute("data-version", str(version))
+
+
+def spectator_matches(page, state) -> None:
+    public = adapter.view(state, None)
+    expect(page.locator("#game-board")).to_have_attribute("data-version", str(state.version))
+    expect(page.locator(".st-day")).to_contain_text(re.compile(rf"\bDay {public['day']}\b"))
+    panels = page.locator("article.hero")
+    for hero in public["heroes"]:
+        panel = panels.nth(hero["seat"])
+        expect(panel.locator(".stat-hp dd")).to_have_text(f"{hero['hp']}/{hero['max_hp']}")
+        expect(panel.locator(".stat-gold dd")).to_have_text(str(hero["gold"]))
+        expect(panel.locator(".stat-ap dd")).to_have_text(str(hero["ap"]))
+
+
+def enter(page, name: str) -> None:
+    page.goto("/")
+    page.get_by_placeholder("Your display name").fill(name)
+    page.get_by_role("button", name="Save my name").click()
+    expect(page.get_by_text(f"Playing as {name}")).to_be_visible()
+
+
+@pytest.fixture
+def served(tmp_path, request):
+    servers = []
+
+    def start(seed: int) -> DaphneServer:
+        server = DaphneServer(tmp_path, KILFORTH_TEST_SEED=str(seed))
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+def contexts(browser, server, sizes):
+    pages = []
+    for width, height in sizes:
+        context = browser.new_context(
+            base_url=f"http://{server.address}", viewport={"width": width, "height": height}
+        )
+        context.set_default_timeout(10_000)
+        pages.append(context.new_page())
+    return pages
+
+
+def test_two_players_and_a_spectator_play_the_first_day_and_night(browser, served, screenshot):
+    seed = seed_with_a_full_first_day(TABLE_DEFAULTS, 2)
+    server = served(seed)
+    host, guest, watcher = contexts(browser, server, [(1280, 1000), (1280, 1000), (390, 844)])
+    enter(host, "Hal")
+    host.get_by_role("link", name="Open a table").click()
+    host.get_by_label("Name").fill("First night")
+    host.get_by_role("button", name="Open the table").click()
+    host.locator("#seat-0").get_by_role("button", name="Take seat").click()
+    invite = host.locator("#invite-link").input_value()
+    watch = host.locator("#watch-link").input_value()
+
+    enter(guest, "Gil")
+    guest.goto(invite)
+    guest.locator("#seat-1").get_by_role("button", name="Take seat").click()
+    watcher.goto(watch)
+    expect(watcher.locator("#seat-1")).to_contain_text("Gil")
+
+    host.get_by_role("button", name="Start game").click()
+    for page in (host, guest):
+        page.get_by_role("button", name="Confirm my hero").click()
+    for page in (host, guest, watcher):
+        expect(page.locator("#game-board")).to_be_visible()
+
+    state = adapter.setup(TABLE_DEFAULTS, [RANDOM_HERO] * 2, seed)
+    assert saved_state(server) == state
+    pages = {0: host, 1: guest}
+    moves: dict = {}
+    while state.day == 1 and state.result is None:
+        seat = state.waiting_for[0]
+        key = first_day_policy(state, seat, moves)
+        click_choice(pages[seat], key, state.version)
+        state = adapter.act(state, seat, key)
+        assert saved_state(server) == state
+        spectator_matches(watcher, state)
+    assert {"moved", "engage", "roll", "camp", "night_card"} <= events(state)
+    # The battle's dice and the night card are on the spectator's board and log.
+    expect(watcher.locator("#game-board")).to_contain_text("Day 2")
+    screenshot(host, "game-host-desktop")
+    screenshot(watcher, "game-spectator-phone")
+
+
+def test_a_solo_game_is_played_to_its_end_by_clicks(browser, served, screenshot):
+    settings = {**TABLE_DEFAULTS, "mode": "solo"}
+    seed = 2026
+    server = served(seed)
+    (player,) = contexts(browser, server, [(1280, 1000)])
+    enter(player, "Sol")
+    player.get_by_role("link", name="Open a table").click()
+    player.get_by_label("Solo").check()
+    player.get_by_label("Hero seats").fill("1")
+    player.get_by_role("button", name="Open the table").click()
+    player.locator("#seat-0").get_by_role("button", name="Take seat").click()
+    player.get_by_role("button", name="Start game").click()
+    player.get_by_role("button", name="Confirm my hero").click()
+    expect(player.locator("#game-board")).to_be_visible()
+
+    state = adapter.setup(settings, [RANDOM_HERO], seed)
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if state.result is not None:
+            break
+        key = rng.choice(adapter.legal(state, 0)).key
+        click_choice(player, key, state.version)
+        state = adapter.act(state, 0, key)
+    assert state.result is not None
+    assert saved_state(server) == state
+    result = player.locator("#game-board")
+    expect(result).to_contain_text(re.compile(r"won|lost|over", re.I))
+    expect(player.get_by_role("heading", name="Play again?")).to_be_visible()
+    screenshot(player, "game-solo-end")
+    assert json.dumps(adapter.view(state, None)["result"])  # the result is public
