@@ -169,7 +169,7 @@ def test_heroes_start_with_4_hp_4_fate_1_gold_4_enemy_tokens_and_4_ap():
                 4,
             )
             assert not h["hidden"]
-            assert h["side"] in (("skull", "rose") if edition == "shadows" else (None,))
+            assert h["side"] == ("skull" if edition == "shadows" else None)  # first option
         assert s.heroes[s.turn]["ap"] == 4
 
 
@@ -249,3 +249,16 @@ def test_a_race_cards_female_side_keeps_its_numbers_unless_the_card_says_otherwi
     assert attr_total(male, 0, "fight") == 3 and attr_total(male, 0, "influence") == 3
     ratling = s.heroes[1]  # no female_attrs on the card: same numbers on both sides
     assert ratling["female"] and attr_total(s, 1, "sneak") == 4
+
+
+@pytest.mark.rule("SET-9")
+def test_in_shadows_each_hero_sets_its_choose_sides_token():
+    s = new_game(Settings(edition="shadows", heroes=2, choices=CHOICES[:2]), 2)
+    for seat in (0, 1):
+        s = act(s, seat, legal(s, seat)[0].key)
+        s = act(s, seat, legal(s, seat)[0].key)
+    assert s.prompt["kind"] == "choose_side" and sorted(keys(s, 0)) == ["side:rose", "side:skull"]
+    s = act(s, 0, "side:rose")
+    s = act(s, 1, "side:skull")
+    assert [h["side"] for h in s.heroes] == ["rose", "skull"]
+    assert s.phase == "daylight"

@@ -80,7 +80,7 @@ def new_game(settings: Settings, seed: int) -> State:
                 "fate": 4,
                 "enemy_tokens": 4,
                 "hidden": False,
-                "side": ("skull" if rng.below(state, 2) else "rose") if ed == "shadows" else None,
+                "side": None,  # Shadows: each hero sets its choose-sides token after SET-8
                 "loc": 12,
                 "camped": False,
                 "defeated": False,
@@ -148,8 +148,12 @@ def new_game(settings: Settings, seed: int) -> State:
         heroes=[{"seat": h["seat"], "name": h["name"], "saga": h["saga"]} for h in state.heroes],
     )
     # SET-8 choices, then the first day.
+    sides = [{"k": "choose_side", "seat": h["seat"]} for h in state.heroes if ed == "shadows"]
     push(
-        state, *[{"k": "set8_choose", "seat": h["seat"]} for h in state.heroes], {"k": "start_day"}
+        state,
+        *[{"k": "set8_choose", "seat": h["seat"]} for h in state.heroes],
+        *sides,
+        {"k": "start_day"},
     )
     run(state)
     return state
@@ -205,3 +209,24 @@ def _set8_keep(state: State, s: dict) -> None:
     rng.shuffle(state, state.decks[s["deck"]])
     log(state, "set8_kept", vis=seat, seat=seat, card=s["keep"])
     log(state, "set8_done", seat=seat, deck=s["deck"])
+
+
+@step("choose_side")
+def _choose_side(state: State, s: dict) -> None:
+    """SET-9 (Shadows): each hero sets its choose-sides token to skull or rose."""
+    seat = s["seat"]
+    opts = [
+        option(
+            f"side:{x}",
+            f"Set your choose-sides token to {x}",
+            [{"k": "set_side", "seat": seat, "side": x}],
+        )
+        for x in ("skull", "rose")
+    ]
+    ask(state, seat, "choose_side", "Choose a side for your choose-sides token", opts)
+
+
+@step("set_side")
+def _set_side(state: State, s: dict) -> None:
+    state.heroes[s["seat"]]["side"] = s["side"]
+    log(state, "side_chosen", seat=s["seat"], side=s["side"])
