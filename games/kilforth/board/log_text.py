@@ -110,6 +110,8 @@ def _sentence(e: dict, who: str, names: Names, viewer: int | None) -> tuple[str,
         return f"{who} kept {c} as a first rumour.", "good"
     if k == "set8_done":
         return f"{who} drew a first rumour from the {e['deck']} deck.", ""
+    if k == "side_chosen":
+        return f"{who} set the choose-sides token to {e['side']}.", ""
     if k == "daylight":
         return f"Day {e.get('day')} begins. {names(e.get('first'))} goes first.", "turn"
     if k == "turn":

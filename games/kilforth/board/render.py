@@ -176,6 +176,7 @@ def _status(view: dict, person: Names) -> dict:
         "turn": person(view["turn"]) if view.get("turn") is not None else "",
         "turn_seat": view.get("turn"),
         "decks": [(k, n) for k, n in decks.items() if ":" not in k and k != "night"],
+        "team": [person(m) for m in view.get("team") or []],
         "loot_bag": view.get("loot_bag"),
     }
 
@@ -511,6 +512,7 @@ def _hero(view: dict, h: dict, viewer: int | None, person: Names, online: set[in
         "turn": seat == view.get("turn"),
         "first": seat == view.get("first"),
         "waiting": seat in (view.get("waiting_for") or []),
+        "in_team": seat in (view.get("team") or []),
         "hp": h.get("hp", 0),
         "max_hp": h.get("max_hp", 0),
         "hp_pct": int(100 * h.get("hp", 0) / h["max_hp"]) if h.get("max_hp") else 0,

@@ -272,6 +272,7 @@ DECIDING: dict[str, str] = {
     "skill": "choose a new skill",
     "catch_up": "decide about a free chapter",
     "totem": "decide what to do with a totem",
+    "choose_side": "choose skull or rose",
 }
 
 
