@@ -7,7 +7,7 @@ it costs and does, using only the option's own data and the public parts of the 
 
 from __future__ import annotations
 
-from .cards import ATTR_LABEL, card_name, encounter_card, location_label
+from .cards import ATTR_LABEL, card, encounter_card, location_label
 
 ACTIONS: dict[str, tuple[str, str]] = {
     "move": (
@@ -360,7 +360,7 @@ def explain_choice(kind: str, key: str, data: dict, view: dict) -> str:
                 else "Ask for help: a team fights together and shares the reward."
             )
         if kind == "market_buy" and "card" in data:
-            return f"Pay its gold value; {card_name(data['card'])} enters play as an asset."
+            return f"Pay its gold value; it enters play as an asset. {card_summary(data['card'])}"
         if kind == "market_sell":
             return "Gives half the card's gold value, rounded down."
         if kind == "market_heal":
@@ -369,6 +369,10 @@ def explain_choice(kind: str, key: str, data: dict, view: dict) -> str:
             return _explain_market(head, key)
         if kind == "trophy":
             return "Gain the card's trophy bonus." if key == "take" else "Skip the bonus."
+        if kind == "set8_deck":
+            return "Draw 2 cards from that deck; keep 1 in hand as a rumour."
+        if kind == "choose_side":
+            return "Some cards treat skull and rose heroes differently."
         if kind == "catch_up":
             return (
                 "Complete your current chapter at no cost."
@@ -377,7 +381,27 @@ def explain_choice(kind: str, key: str, data: dict, view: dict) -> str:
             )
     except (KeyError, IndexError, TypeError):
         return ""
+    if isinstance(data.get("card"), str):
+        return card_summary(data["card"])
     return ""
+
+
+def card_summary(cid: str) -> str:
+    """'Item, 3 gold: +1 sneak; keywords cloak.' from the public card data."""
+    c = card(cid)
+    if not c:
+        return ""
+    kind = c.get("deck") or c.get("type") or c.get("kind", "card")
+    bits = [f"{str(kind).capitalize()}, {c.get('gold', 0)} gold"]
+    bonus = ", ".join(f"{v:+d} {a}" for a, v in (c.get("bonus") or {}).items() if v)
+    if bonus:
+        bits.append(bonus)
+    kws = [str(k).lstrip("*") for k in c.get("keywords") or []]
+    if kws:
+        bits.append("keywords " + ", ".join(kws))
+    if c.get("text"):
+        bits.append(str(c["text"]).rstrip("."))
+    return "; ".join(bits) + "."
 
 
 def _explain_market(head: str, key: str) -> str:
@@ -403,6 +427,8 @@ def _explain_turn(head: str, key: str, data: dict, view: dict) -> str:
             f"1 AP. Roll your {ATTR_LABEL.get(attr, attr)} dice; {need} successes in "
             f"total defeat it and earn a reward."
         )
+    if head == "discover" and "card" in data:
+        return "1 AP. Put this rumour into play as an asset. " + card_summary(data["card"])
     if head == "clear" and key != "clear":
         return "1 AP. Pass the plot's test to remove it; you gain it as a rumour and a loot token."
     if head in ACTIONS:
