@@ -1,6 +1,7 @@
 """ASGI entry point: HTTP through Django, websockets through Channels behind an Origin check."""
 
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -12,9 +13,10 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.tables.bots import ensure_driver  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
 
-application = ProtocolTypeRouter(
+router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # The Origin must name one of ALLOWED_HOSTS (a missing Origin is refused too): a page on
@@ -24,3 +26,26 @@ application = ProtocolTypeRouter(
         ),
     }
 )
+
+
+async def application(scope: dict, receive: object, send: object) -> None:
+    """The router, plus: this process's bot driver starts with its first connection."""
+    ensure_driver()
+    await router(scope, receive, send)
+
+
+def _start_with_daphne() -> None:
+    # Under daphne the app is imported before its event loop runs: start the driver as the loop
+    # starts, so games waiting on bots resume after a restart even before anyone connects.
+    import asyncio
+
+    loop = asyncio.get_event_loop()
+    loop.call_soon(lambda: loop.create_task(_first_tick()))
+
+
+async def _first_tick() -> None:
+    ensure_driver()
+
+
+if os.path.basename(sys.argv[0]) == "daphne":
+    _start_with_daphne()

@@ -187,6 +187,9 @@ STORAGES = {
     },
 }
 
+# Each server process drives the bots of its tables (games/tables/bots.py); off for unit tests.
+KILFORTH_BOT_DRIVER = env_bool("KILFORTH_BOT_DRIVER", True)
+
 # Websocket frames from browsers are small JSON forms; anything larger is refused unread.
 WEBSOCKET_MAX_MESSAGE_BYTES = env_int("KILFORTH_WS_MAX_MESSAGE_BYTES", 16 * 1024)
 

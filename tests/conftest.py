@@ -144,3 +144,10 @@ def daphne_server(tmp_path):
     server = DaphneServer(tmp_path)
     yield server.address
     server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _no_bot_driver_unless_asked(request, settings):
+    """Unit tests drive bots by hand; a test marked `bot_driver` gets the real driver."""
+    if "bot_driver" not in request.keywords:
+        settings.KILFORTH_BOT_DRIVER = False

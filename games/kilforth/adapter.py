@@ -7,6 +7,7 @@ the engine's internals and another game could later sit beside this one.
 from __future__ import annotations
 
 import os
+import random
 import secrets
 from dataclasses import dataclass
 
@@ -20,6 +21,8 @@ __all__ = [
     "IllegalAction",
     "State",
     "act",
+    "bot_choice",
+    "bot_levels",
     "dump",
     "hero_options",
     "legal",
@@ -89,6 +92,20 @@ def load(document: str) -> State:
 
 def dump(state: State) -> str:
     return state.to_json()
+
+
+def bot_levels() -> list[str]:
+    """The bot levels the engine offers (the host may only pick from these)."""
+    from games.kilforth.engine.bots import BOTS
+
+    return list(BOTS)
+
+
+def bot_choice(state: State, seat: int, level: str, rng: random.Random) -> str:
+    """The key a bot of `level` picks for `seat` (its own randomness, never the game's)."""
+    from games.kilforth.engine.bots import BOTS
+
+    return BOTS[level](state, seat, engine.legal(state, seat), rng)
 
 
 def legal(state: State, seat: int) -> list[engine.Choice]:

@@ -53,6 +53,12 @@ class SagaAllocation(models.TextChoices):
     RANDOM = "random", "Random"
 
 
+class BotLevel(models.TextChoices):
+    NONE = "", "No bot"
+    RANDOM = "random", "Random (any legal choice)"
+    HEURISTIC = "heuristic", "Sensible (pursues its saga)"
+
+
 class Visibility(models.TextChoices):
     PUBLIC = "public", "Public (listed in the lobby)"
     UNLISTED = "unlisted", "Unlisted (by link only)"
@@ -93,6 +99,10 @@ class Table(models.Model):
     rematch = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Bots wait this long before each decision, so that people can follow what they do.
+    bot_delay_ms = models.PositiveIntegerField(default=1000)
+    # A player offline this long while the game waits on them may be replaced by a bot.
+    grace_seconds = models.PositiveIntegerField(default=120)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -139,6 +149,11 @@ class Seat(models.Model):
     # player confirmed it. The game starts when every seat has confirmed.
     hero = models.JSONField(null=True, blank=True)
     ready = models.BooleanField(default=False)
+    # A bot plays this seat: an empty seat given to a bot (player empty), or a stand-in for an
+    # absent player (player set), who can take the seat back on return.
+    bot = models.CharField(max_length=12, choices=BotLevel.choices, blank=True, default="")
+    # When the seat's player closed their last socket to the table (None: online or never seen).
+    offline_since = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["number"]
@@ -159,6 +174,10 @@ class Seat(models.Model):
     @property
     def label(self) -> str:
         return f"Seat {self.number + 1}"
+
+    @property
+    def taken(self) -> bool:
+        return self.player_id is not None or bool(self.bot)
 
 
 class Connection(models.Model):
@@ -198,6 +217,8 @@ class Action(models.Model):
     seat = models.PositiveSmallIntegerField()
     key = models.CharField(max_length=120)
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL)
+    # The level of the bot that made this decision ("" for a person).
+    bot = models.CharField(max_length=12, blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,6 +11,8 @@ from django.db import transaction
 from django.db.models import F
 
 LOBBY_GROUP = "lobby"
+# Every process's bot driver listens here (games/tables/bots.py).
+BOT_GROUP = "kilforth-bots"
 
 
 def table_group(table_id: int) -> str:
@@ -55,9 +57,12 @@ def table_message(table_id: int) -> dict | None:
 
 
 def broadcast_table(table_id: int) -> None:
+    from .models import Seat
     from .rendering import render_lobby_list
 
     message = table_message(table_id)
     if message is not None:
         _send(table_group(table_id), message)
     _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
+    if Seat.objects.filter(table_id=table_id).exclude(bot="").exists():
+        _send(BOT_GROUP, {"type": "bots.wake", "table": table_id})

@@ -10,10 +10,11 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
+from django.utils import timezone
 
 from . import realtime
 from .identity import PLAYER_ACCESS
-from .models import Action, Connection, Game, Player, Seat, Table, TableStatus
+from .models import Action, BotLevel, Connection, Game, Player, Seat, Table, TableStatus
 
 
 class ServiceError(Exception):
@@ -115,12 +116,14 @@ def do_take_seat(table: Table, player: Player | None, number: int, access: str |
             raise NotFound(f"This table has no seat {number + 1}.")
         if seat.player_id == player.pk:
             raise Conflict("You are already in that seat.")
-        if seat.player_id is not None:
+        if seat.player_id is not None or seat.bot:
             raise Conflict(f"{seat.label} is already taken.")
         Seat.objects.filter(table=table, player=player).update(player=None)
         # The conditional update is the real guard: of two racing requests only one matches.
         try:
-            taken = Seat.objects.filter(pk=seat.pk, player__isnull=True).update(player=player)
+            taken = Seat.objects.filter(pk=seat.pk, player__isnull=True, bot="").update(
+                player=player
+            )
         except IntegrityError as exc:
             raise Conflict("You already have a seat at this table.") from exc
         if taken != 1:
@@ -148,10 +151,11 @@ def do_remove_player(table: Table, actor: Player | None, number: int) -> None:
         seat = Seat.objects.filter(table=table, number=number).first()
         if seat is None:
             raise NotFound(f"This table has no seat {number + 1}.")
-        if seat.player_id is None:
+        if seat.player_id is None and not seat.bot:
             raise Conflict(f"{seat.label} is already empty.")
         seat.player = None
-        seat.save(update_fields=["player"])
+        seat.bot = ""
+        seat.save(update_fields=["player", "bot"])
         _touch(table)
 
 
@@ -200,10 +204,17 @@ def do_start_game(table: Table, actor: Player | None) -> None:
         table = _locked_table(table)
         check_host(table, actor)
         check_open(table)
-        if table.seats.filter(player__isnull=True).exists():
-            raise Conflict("Every seat must be taken before the game can start.")
+        if table.seats.filter(player__isnull=True, bot="").exists():
+            raise Conflict("Every seat must be taken (by a player or a bot) before the start.")
         table.seats.update(hero=None, ready=False)
+        # Bots let the dice pick their heroes and are ready at once.
+        table.seats.filter(player__isnull=True).exclude(bot="").update(
+            hero={"race": None, "class": None, "female": False}, ready=True
+        )
         Table.objects.filter(pk=table.pk).update(status=TableStatus.CHOOSING)
+        seats = list(table.seats.order_by("number"))
+        if all(s.ready for s in seats):
+            _begin_game(table, seats)
         _touch(table)
 
 
@@ -283,35 +294,112 @@ def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> 
     Exactly one of several racing submissions for the same version is applied: the engine runs
     on the state that version names, and the save is conditional on the version being unchanged.
     """
+    with transaction.atomic():
+        table = _locked_table(table)
+        seat = _seat_of(table, player)
+        if seat.bot:
+            raise Conflict("A bot is playing your seat; take it back first.")
+        return _apply(table, seat, key, seen_version, player)
+
+
+def do_bot_act(table: Table, number: int, key: str, seen_version: int) -> int:
+    """A bot's decision, through the same checks, versioning and broadcast as a person's."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        seat = Seat.objects.filter(table=table, number=number).first()
+        if seat is None or not seat.bot:
+            raise Forbidden("No bot plays that seat.")
+        return _apply(table, seat, key, seen_version, None)
+
+
+def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player | None) -> int:
     from games.kilforth import adapter
 
     if not isinstance(key, str) or not key or len(key) > 120:
         raise ServiceError("That decision was malformed.")
+    if table.status != TableStatus.STARTED:
+        raise Conflict("There is no game in play at this table.")
+    game = Game.objects.get(table=table)
+    if seen_version != game.version:
+        raise Stale("The game had moved on; here is where it stands now.")
+    state = adapter.load(game.state)
+    try:
+        new = adapter.act(state, seat.number, key)
+    except adapter.IllegalAction as exc:
+        raise ServiceError(exc.reason) from exc
+    saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
+        state=adapter.dump(new), version=new.version
+    )
+    if saved != 1:
+        raise Stale("The game had moved on; here is where it stands now.")
+    Action.objects.create(
+        game=game, version=new.version, seat=seat.number, key=key, player=player, bot=seat.bot
+    )
+    if new.result is not None:
+        Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+    _touch(table)
+    return new.version
+
+
+def do_seat_bot(table: Table, actor: Player | None, number: int, level: str) -> None:
+    """Before the start, the host gives a free seat to a bot (or changes its level)."""
+    if level not in {BotLevel.RANDOM, BotLevel.HEURISTIC}:
+        raise ServiceError("Choose a bot level: random or sensible.")
     with transaction.atomic():
         table = _locked_table(table)
-        if table.status != TableStatus.STARTED:
-            raise Conflict("There is no game in play at this table.")
-        seat = _seat_of(table, player)
-        game = Game.objects.get(table=table)
-        if seen_version != game.version:
-            raise Stale("The game had moved on; here is where it stands now.")
-        state = adapter.load(game.state)
-        try:
-            new = adapter.act(state, seat.number, key)
-        except adapter.IllegalAction as exc:
-            raise ServiceError(exc.reason) from exc
-        saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
-            state=adapter.dump(new), version=new.version
-        )
-        if saved != 1:
-            raise Stale("The game had moved on; here is where it stands now.")
-        Action.objects.create(
-            game=game, version=new.version, seat=seat.number, key=key, player=player
-        )
-        if new.result is not None:
-            Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+        check_host(table, actor)
+        check_open(table)
+        seat = Seat.objects.filter(table=table, number=number).first()
+        if seat is None:
+            raise NotFound(f"This table has no seat {number + 1}.")
+        if seat.player_id is not None:
+            raise Conflict(f"{seat.label} has a player; remove them first.")
+        Seat.objects.filter(pk=seat.pk).update(bot=level)
         _touch(table)
-    return new.version
+
+
+def do_hand_to_bot(table: Table, actor: Player | None, number: int, level: str) -> None:
+    """The host lets a bot stand in for a player who vanished while the game waits on them."""
+    from games.kilforth import adapter
+
+    if level not in {BotLevel.RANDOM, BotLevel.HEURISTIC}:
+        raise ServiceError("Choose a bot level: random or sensible.")
+    with transaction.atomic():
+        table = _locked_table(table)
+        check_host(table, actor)
+        if table.status != TableStatus.STARTED:
+            raise Conflict("A bot can stand in only while a game is in play.")
+        seat = Seat.objects.filter(table=table, number=number, player__isnull=False).first()
+        if seat is None or seat.bot:
+            raise Conflict("That seat has no absent player to stand in for.")
+        waited = seat_absent_for(seat)
+        if waited is None or waited < table.grace_seconds:
+            raise Conflict(
+                f"{seat.label}'s player has not been away for {table.grace_seconds} seconds."
+            )
+        state = adapter.load(Game.objects.get(table=table).state)
+        if seat.number not in state.waiting_for:
+            raise Conflict(f"The game is not waiting on {seat.label}.")
+        Seat.objects.filter(pk=seat.pk).update(bot=level)
+        _touch(table)
+
+
+def do_reclaim_seat(table: Table, player: Player | None) -> None:
+    """A player back from being away takes their seat back from the stand-in bot."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        seat = _seat_of(table, player)
+        if not seat.bot:
+            raise Conflict("Nobody is playing for you: your seat is already yours.")
+        Seat.objects.filter(pk=seat.pk).update(bot="")
+        _touch(table)
+
+
+def seat_absent_for(seat: Seat) -> float | None:
+    """Seconds since the seat's player closed their last socket, None when online or unseen."""
+    if seat.offline_since is None:
+        return None
+    return (timezone.now() - seat.offline_since).total_seconds()
 
 
 def do_rematch(table: Table, actor: Player | None) -> Table:
@@ -342,6 +430,8 @@ def do_connect(table: Table, channel_name: str, viewer: str, player: Player | No
             channel_name=channel_name,
             defaults={"table": table, "viewer": viewer, "player": player},
         )
+        if player is not None:
+            Seat.objects.filter(table=table, player=player).update(offline_since=None)
         realtime.on_commit_presence(table.pk)
 
 
@@ -352,6 +442,13 @@ def do_disconnect(channel_name: str) -> None:
             return
         table_id = connection.table_id
         connection.delete()
+        player_id = connection.player_id
+        still_here = Connection.objects.filter(table_id=table_id, player_id=player_id).exists()
+        if player_id and not still_here:
+            # The player's last tab to this table closed: the grace time starts now.
+            Seat.objects.filter(table_id=table_id, player_id=player_id).update(
+                offline_since=timezone.now()
+            )
         realtime.on_commit_presence(table_id)
 
 
