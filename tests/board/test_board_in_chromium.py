@@ -1,0 +1,102 @@
+"""The board in a real Chromium: CSS-only log filters survive an htmx swap, tips open on focus,
+choices are keyboard reachable, and a phone-width page never scrolls sideways (only the map does).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import django_htmx
+import pytest
+
+from games.kilforth.engine import view
+from tests.browser.conftest import browser  # noqa: F401 - the shared module-scoped fixture
+from tests.conftest import ROOT
+
+from .games import players, sample
+from .test_render import render
+
+HTMX = Path(django_htmx.__file__).parent / "static" / "django_htmx" / "htmx-2.min.js"
+CSS = [ROOT / "static" / "css" / "kilforth.css", ROOT / "static" / "css" / "board.css"]
+
+
+def page_html(board: str) -> str:
+    style = "\n".join(p.read_text() for p in CSS)
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<style>{style}</style><script>{HTMX.read_text()}</script></head>"
+        f'<body><main class="page">{board}</main></body></html>'
+    )
+
+
+@pytest.fixture
+def states():
+    picked = [s for s in sample("gloom", "competitive", 2, n=20) if s.result is None]
+    return picked[5], picked[6]
+
+
+def test_only_mine_filter_hides_other_lines_and_survives_a_board_swap(browser, states):  # noqa: F811
+    first, second = states
+    seat = first.waiting_for[0]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_content(page_html(render(first, seat)))
+    rows = page.locator(".log-row:not(.minor)")
+    assert rows.count() > 0
+    page.check("#kb-log-mine")
+    assert page.locator(".log-row:not(.mine):visible").count() == 0
+    assert page.locator(".log-row.mine:visible").count() > 0
+    new_board = render(second, seat)
+    page.evaluate("html => htmx.swap('#game-board', html, {swapStyle: 'outerHTML'})", new_board)
+    assert page.get_attribute("#game-board", "data-version") == str(view(second, seat)["version"])
+    assert page.is_checked("#kb-log-mine"), "hx-preserve keeps the ticked filter"
+    assert page.locator(".log-row:not(.mine):visible").count() == 0
+    page.uncheck("#kb-log-mine")
+    assert page.locator(".log-row.minor:visible").count() == 0
+    page.check("#kb-log-all")
+    assert page.locator(".log-row.minor:visible").count() > 0
+    page.close()
+
+
+def test_help_tips_open_on_focus_and_choices_are_reachable_by_keyboard(browser, states):  # noqa: F811
+    state = states[0]
+    seat = state.waiting_for[0]
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.set_content(page_html(render(state, seat)))
+    tip = page.locator(".tip-btn").first
+    text = page.locator(".tip-text").first
+    assert not text.is_visible()
+    tip.focus()
+    assert text.is_visible()
+    page.locator("body").click(position={"x": 5, "y": 5})
+    reached = set()
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.closest('form.choice') ? 1 : 0"))
+        if 1 in reached:
+            break
+    assert 1 in reached, "a choice button is reachable with Tab"
+    page.close()
+
+
+def test_on_a_phone_only_the_map_scrolls_sideways(browser, states):  # noqa: F811
+    state = states[1]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_content(page_html(render(state, None)))
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    scroller = page.locator(".kb-map-scroll")
+    assert page.evaluate("e => e.scrollWidth > e.clientWidth", scroller.element_handle())
+    page.close()
+
+
+def test_the_board_fits_players_of_every_table_size(browser):  # noqa: F811
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    for heroes in (1, 4):
+        mode = "solo" if heroes == 1 else "competitive"
+        state = sample("shadows", mode, heroes, n=3)[1]
+        page.set_content(page_html(render(state, 0)))
+        assert page.locator(".hero").count() == heroes
+        assert page.locator(".loc").count() == 25
+        assert page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert players(4)[3] == "Dov"
+    page.close()
