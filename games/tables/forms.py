@@ -37,8 +37,12 @@ class TableSettingsForm(forms.ModelForm):
             "open_hands",
             "saga_allocation",
             "visibility",
+            "bot_delay_ms",
+            "grace_seconds",
         ]
         labels = {
+            "bot_delay_ms": "Bot pace (milliseconds a bot waits before each decision)",
+            "grace_seconds": "Seconds an offline player is waited for before a bot may stand in",
             "seat_count": "Hero seats",
             "auto_evasion": "Automatic evasion (a sneakier hero slips past foes without a test)",
             "chapter_cost_by_number": "Chapters cost 2 gold x chapter number instead of 5",
@@ -59,6 +63,18 @@ class TableSettingsForm(forms.ModelForm):
         if not name:
             raise forms.ValidationError("Give the table a name.")
         return name
+
+    def clean_bot_delay_ms(self) -> int:
+        delay = self.cleaned_data["bot_delay_ms"]
+        if not 0 <= delay <= 10_000:
+            raise forms.ValidationError("Bots wait between 0 and 10,000 milliseconds.")
+        return delay
+
+    def clean_grace_seconds(self) -> int:
+        grace = self.cleaned_data["grace_seconds"]
+        if not 10 <= grace <= 3600:
+            raise forms.ValidationError("Wait between 10 seconds and an hour for a player.")
+        return grace
 
     def clean_seat_count(self) -> int:
         count = self.cleaned_data["seat_count"]

@@ -14,6 +14,13 @@ from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus
 
 LOBBY_LIMIT = 100
+BOT_NAMES = {"random": "random", "heuristic": "sensible"}
+
+
+def _bot_levels() -> list[str]:
+    from games.kilforth import adapter
+
+    return adapter.bot_levels()
 
 
 def read_presence(table_id: int) -> tuple[list[int], int]:
@@ -62,6 +69,20 @@ class SeatView:
     player_name: str | None
     hero: dict | None = None
     ready: bool = False
+    bot: str = ""
+
+    @property
+    def taken(self) -> bool:
+        return self.player_id is not None or bool(self.bot)
+
+    @property
+    def display_name(self) -> str:
+        level = BOT_NAMES.get(self.bot, self.bot)
+        if self.bot and self.player_name:
+            return f"{self.player_name} (a {level} bot stands in)"
+        if self.bot:
+            return f"Bot ({level})"
+        return self.player_name or "?"
 
     @property
     def label(self) -> str:
@@ -85,7 +106,7 @@ class TableSnapshot:
 
     @property
     def full(self) -> bool:
-        return all(s.player_id is not None for s in self.seats)
+        return all(s.taken for s in self.seats)
 
 
 def load_snapshot(table_id: int) -> TableSnapshot | None:
@@ -93,7 +114,7 @@ def load_snapshot(table_id: int) -> TableSnapshot | None:
     if table is None:
         return None
     seats = [
-        SeatView(s.number, s.player_id, s.player.name if s.player else None, s.hero, s.ready)
+        SeatView(s.number, s.player_id, s.player.name if s.player else None, s.hero, s.ready, s.bot)
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     online, spectators = read_presence(table_id)
@@ -131,6 +152,7 @@ def render_table_live(
         "can_sit": access == PLAYER_ACCESS and table.is_open,
         "has_player": player_id is not None,
         "full": snapshot.full,
+        "bot_levels": [(level, BOT_NAMES.get(level, level)) for level in _bot_levels()],
     }
     if table.status == TableStatus.CHOOSING:
         from games.kilforth import adapter
@@ -146,7 +168,19 @@ def render_table_live(
     if snapshot.game is not None:
         from games.kilforth import adapter
 
-        players = {s.number: s.player_name or "?" for s in snapshot.seats}
+        players = {s.number: s.display_name for s in snapshot.seats}
+        waiting = set(snapshot.game.waiting_for)
+        context["absent"] = [
+            s
+            for s in snapshot.seats
+            if s.player_id
+            and not s.bot
+            and s.player_id not in context["online"]
+            and s.number in waiting
+        ]
+        context["standing_in"] = next(
+            (s for s in snapshot.seats if s.number == my_seat and s.bot), None
+        )
         online_seats = {s.number for s in snapshot.seats if s.player_id in context["online"]}
         context["board"] = adapter.render(snapshot.game, my_seat, players, online_seats, table.slug)
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the

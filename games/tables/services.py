@@ -411,12 +411,14 @@ def do_rematch(table: Table, actor: Player | None) -> Table:
             raise Conflict("A rematch is offered once the game has ended.")
         if table.rematch_id:
             return table.rematch
-        fields = [f for f in _engine_settings(table)] + ["seat_count", "visibility"]
+        fields = [*_engine_settings(table), "seat_count", "visibility"]
+        fields += ["bot_delay_ms", "grace_seconds"]
         settings = {f: getattr(table, f) for f in fields}
         settings["name"] = table.name if "rematch" in table.name else f"{table.name} (rematch)"
         new = Table.objects.create(host=table.host, **settings)
         Seat.objects.bulk_create(
-            Seat(table=new, number=s.number, player=s.player) for s in table.seats.all()
+            Seat(table=new, number=s.number, player=s.player, bot=s.bot if not s.player else "")
+            for s in table.seats.all()
         )
         Table.objects.filter(pk=table.pk).update(rematch=new)
         _touch(table)

@@ -192,6 +192,21 @@ def pick_hero(request: HttpRequest, table: Table, access: str) -> None:
 
 
 @_service_view
+def seat_bot(request: HttpRequest, table: Table, access: str, number: int) -> None:
+    services.do_seat_bot(table, request.player, number - 1, request.POST.get("level", ""))
+
+
+@_service_view
+def hand_to_bot(request: HttpRequest, table: Table, access: str, number: int) -> None:
+    services.do_hand_to_bot(table, request.player, number - 1, request.POST.get("level", ""))
+
+
+@_service_view
+def reclaim_seat(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_reclaim_seat(table, request.player)
+
+
+@_service_view
 def unpick_hero(request: HttpRequest, table: Table, access: str) -> None:
     services.do_unpick_hero(table, request.player)
 

@@ -23,6 +23,8 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "open_hands": False,
     "saga_allocation": "matched",
     "visibility": "public",
+    "bot_delay_ms": 1000,
+    "grace_seconds": 120,
 }
 
 
