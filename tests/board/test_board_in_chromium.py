@@ -18,6 +18,7 @@ from .test_render import render
 
 HTMX = Path(django_htmx.__file__).parent / "static" / "django_htmx" / "htmx-2.min.js"
 CSS = [ROOT / "static" / "css" / "kilforth.css", ROOT / "static" / "css" / "board.css"]
+BOARD_JS = ROOT / "static" / "js" / "board.js"
 
 
 def page_html(board: str) -> str:
@@ -25,7 +26,8 @@ def page_html(board: str) -> str:
     return (
         "<!doctype html><html lang=en><head><meta charset=utf-8>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<style>{style}</style><script>{HTMX.read_text()}</script></head>"
+        f"<style>{style}</style><script>{HTMX.read_text()}</script>"
+        f"<script>{BOARD_JS.read_text()}</script></head>"
         f'<body><main class="page">{board}</main></body></html>'
     )
 
@@ -99,4 +101,22 @@ def test_the_board_fits_players_of_every_table_size(browser):  # noqa: F811
         assert page.locator(".loc").count() == 25
         assert page.evaluate("document.documentElement.scrollWidth") <= 1280
     assert players(4)[3] == "Dov"
+    page.close()
+
+
+def test_a_websocket_swap_keeps_focus_and_the_maps_scroll_on_a_phone(browser, states):  # noqa: F811
+    state = states[0]
+    seat = state.waiting_for[0]
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.set_content(page_html(render(state, seat)))
+    page.evaluate("document.querySelector('.kb-map-scroll').scrollLeft = 150")
+    button = page.locator("form.choice button").first
+    button_id = button.get_attribute("id")
+    button.focus()
+    # What htmx's ws extension does with a frame: an out-of-band swap by id.
+    frame = render(state, seat).replace('id="game-board"', 'id="game-board" hx-swap-oob="true"', 1)
+    page.evaluate("html => htmx.swap(document.body, html, {swapStyle: 'none'})", frame)
+    assert page.evaluate("document.querySelector('.kb-map-scroll').scrollLeft") == 150
+    assert page.evaluate("document.activeElement.id") == button_id
+    assert page.locator("#game-board").count() == 1
     page.close()

@@ -6,6 +6,8 @@ render_context (fresh for every render), so the output depends only on the input
 
 from __future__ import annotations
 
+import re
+
 from django import template
 from django.utils.html import format_html
 
@@ -82,6 +84,12 @@ def kb_tip(context: template.Context, term: str | None, label: str = "") -> str:
         title,
         text,
     )
+
+
+@register.filter
+def kb_id(key: str) -> str:
+    """A choice key as a stable id fragment: 'move:s.dark_pinnacle' -> 'move-s-dark_pinnacle'."""
+    return re.sub(r"[^A-Za-z0-9_-]", "-", str(key))
 
 
 @register.filter
