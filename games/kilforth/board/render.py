@@ -241,6 +241,7 @@ def _decision(
         "waiting": lines,
         "has_choices": any(g["options"] for g in groups),
         "roll": _roll_to_judge(view, viewer, succ_min) if mine and kind == "fate" else None,
+        "card": _card_in_question(view) if mine and kind == "card_choice" else None,
     }
 
 
@@ -248,6 +249,19 @@ def _topic_line(key: str) -> str:
     topic = rules_help.choice_topic(key)
     entry = rules_help.help_for(topic) if topic else None
     return rules_help.first_sentences(entry[1], 1) if entry else ""
+
+
+def _card_in_question(view: dict) -> dict | None:
+    """The newest event or night card drawn: the card a 'choose one' prompt comes from."""
+    for e in reversed(view.get("log") or []):
+        if e.get("e") in ("night_card", "encounter_drawn") and e.get("card"):
+            c = card(e["card"])
+            return {
+                "name": card_name(e["card"]),
+                "text": c.get("text", ""),
+                "type": c.get("type", ""),
+            }
+    return None
 
 
 def _roll_to_judge(view: dict, viewer: int | None, succ_min: int) -> dict | None:
