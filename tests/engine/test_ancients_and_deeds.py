@@ -356,3 +356,17 @@ def test_a_team_disbands_at_the_end_of_the_turn():
     assert s.team == [1, 0]
     s = act(s, 1, "hide")
     assert s.team == []
+
+
+@pytest.mark.rule("HIDE-3", "DEED-5")
+def test_a_team_member_who_becomes_hidden_leaves_the_team():
+    s = game(heroes=3)
+    s = act(act(s, 1, "team:0"), 0, "accept")
+    s = act(act(s, 1, "team:2"), 2, "accept")
+    assert s.team == [1, 0, 2]
+    T.run_steps(s, {"k": "hide", "seat": 2})
+    assert s.team == [1, 0]
+    T.give(s, 1, "l.smoke_pellet2", "loot")
+    T.refresh(s)
+    s = act(s, 1, "resolve:l.smoke_pellet2")  # the leader hides: the team disbands
+    assert s.heroes[1]["hidden"] and s.team == []

@@ -241,8 +241,15 @@ def _clear_obstacle(state: State, s: dict) -> None:
 
 @step("hide", card=True)
 def _hide(state: State, s: dict) -> None:
-    state.heroes[s["seat"]]["hidden"] = True
-    log(state, "hidden", seat=s["seat"])
+    """HIDE-1; HIDE-3: a hero that hides leaves its team (a leader that hides disbands it)."""
+    seat = s["seat"]
+    state.heroes[seat]["hidden"] = True
+    log(state, "hidden", seat=seat)
+    if seat in state.team:
+        state.team = [] if state.team[0] == seat else [m for m in state.team if m != seat]
+        if len(state.team) < 2:
+            state.team = []
+        log(state, "left_team", seat=seat, team=state.team)
 
 
 @step("unhide")
