@@ -192,6 +192,10 @@ def _sentence(e: dict, who: str, names: Names, viewer: int | None) -> tuple[str,
         return f"{_members(e['members'], names)} joined forces.", "good"
     if k == "offer_declined":
         return f"{names(e['target'])} turned down {who}'s offer.", ""
+    if k == "left_team":
+        rest = e.get("team") or []
+        tail = f"; {_members(rest, names)} carry on" if rest else "; the team broke up"
+        return f"{who} left the team{tail}.", ""
     if k == "team_disbanded":
         return f"The team of {_members(e['members'], names)} split up.", ""
     if k == "gift_offered":
