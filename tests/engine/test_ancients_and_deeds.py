@@ -334,9 +334,10 @@ def test_a_team_battle_has_every_member_fight_and_the_active_hero_splits_the_rew
     T.begin_turn(s, 0)
     assert prompt(s) == (0, "engage_team")
     s = act(s, 0, "team:1")
-    s = act(s, 1, "accept")
     T.dice(s, 6, 6, 1, 1, 6, 1, 1, 1, 1, 1, 1)  # seat 0: 2 hits; seat 1: 1 hit; foe misses
-    s = T.play_until(s, 0, "reward_split")
+    s = act(s, 1, "accept")
+    assert prompt(s) == (0, "reward_split")
+    assert len(events(s, "skirmish")) == 1 and events(s, "skirmish")[0]["dealt"] == 3
     battle = events(s, "battle")[-1]
     assert battle["surprise"] is None and battle["team"] == [0, 1]
     hero_rolls = [e for e in events(s, "roll") if e.get("seat") in (0, 1)][-2:]
@@ -370,3 +371,18 @@ def test_a_team_member_who_becomes_hidden_leaves_the_team():
     T.refresh(s)
     s = act(s, 1, "resolve:l.smoke_pellet2")  # the leader hides: the team disbands
     assert s.heroes[1]["hidden"] and s.team == []
+
+
+@pytest.mark.rule("DEED-7", "ENG-9")
+def test_a_fallen_team_member_camps_and_the_active_hero_fights_on_alone():
+    s = game()
+    no_fate(s)
+    T.place_encounter(s, "e.stone_ogre", 12)
+    T.set_hero(s, 1, hp=1)
+    T.begin_turn(s, 0)
+    s = act(s, 0, "team:1")
+    T.dice(s, 1, 1, 1, 1, 1, 1, 1, 1, 6, 1, 1)  # heroes miss; the ogre hits seat 1 once
+    s = act(s, 1, "accept")
+    assert s.heroes[1]["defeated"] and s.heroes[1]["camped"]
+    assert s.team == [0] or s.team == []
+    assert "escape" in keys(s, 0) and "e.stone_ogre" in s.encounters

@@ -247,15 +247,32 @@ def _skirmish(state: State, s: dict) -> None:
     )
     for m in downed:  # DEED-7: in turn order from the active hero
         then.append({"k": "defeat", "seat": m})
-    if foe_down or downed:
+    if foe_down or seat in downed:
         if not foe_down:
             info["hp"] = None  # ENG-11: a surviving foe returns to full health
         then.append({"k": "battle_over", "seat": seat})
         push(state, *then)
         return
-    nxt = {"k": "battle_round", "seat": seat, "enc": cid, "round": s["round"] + 1, "surprise": None}
-    if len(members) > 1:  # DEED-7: no escape from a team battle
-        push(state, nxt)
+    # A fallen team member camps (ENG-9); the others fight on with the active hero.
+    push(state, *then, {"k": "battle_next", "seat": seat, "enc": cid, "round": s["round"]})
+
+
+@step("battle_next")
+def _battle_next(state: State, s: dict) -> None:
+    """Another round for a team (DEED-7: no escape), or the fight-on/escape question alone."""
+    seat, cid = s["seat"], s["enc"]
+    members = [m for m in team_of(state, seat) if not state.heroes[m]["defeated"]]
+    if len(members) > 1:
+        push(
+            state,
+            {
+                "k": "battle_round",
+                "seat": seat,
+                "enc": cid,
+                "round": s["round"] + 1,
+                "surprise": None,
+            },
+        )
         return
     push(state, {"k": "battle_choice", "seat": seat, "enc": cid, "round": s["round"]})
 
