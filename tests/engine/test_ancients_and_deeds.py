@@ -386,3 +386,18 @@ def test_a_fallen_team_member_camps_and_the_active_hero_fights_on_alone():
     assert s.heroes[1]["defeated"] and s.heroes[1]["camped"]
     assert s.team == [0] or s.team == []
     assert "escape" in keys(s, 0) and "e.stone_ogre" in s.encounters
+
+
+@pytest.mark.rule("DEED-5")
+def test_a_team_only_helps_while_its_members_share_the_active_heros_location():
+    s = game()
+    no_fate(s)
+    T.begin_turn(s, 0)
+    s = act(act(s, 0, "team:1"), 1, "accept")
+    target = next(k for k in keys(s, 0) if k.startswith("move:"))
+    loc = target.split(":", 1)[1]
+    T.place_encounter(s, "e.stone_ogre", loc)
+    T.dice(s, *[1] * 12)
+    s = act(s, 0, target)
+    battle = events(s, "battle")[-1]
+    assert battle["team"] == [0]  # seat 1 stayed behind

@@ -142,7 +142,13 @@ def hero_name(state: State, seat: int) -> str:
 def team_of(state: State, seat: int) -> list[int]:
     """Members (active first) if `seat` leads the current team, else just [seat]."""
     if state.team and state.team[0] == seat:
-        return [m for m in state.team if not state.heroes[m]["eliminated"]]
+        here = state.heroes[seat]["loc"]
+        # Only members still with the active hero count (it may have moved away from them).
+        return [
+            m
+            for m in state.team
+            if not state.heroes[m]["eliminated"] and state.heroes[m]["loc"] == here
+        ]
     return [seat]
 
 
