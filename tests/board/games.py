@@ -33,7 +33,7 @@ def playout(edition: str, mode: str, heroes: int, seed: int = 7) -> tuple[State,
     return tuple(states)
 
 
-def sample(edition: str, mode: str, heroes: int, n: int = 12, seed: int = 7) -> list[State]:
+def sample(edition: str, mode: str, heroes: int, n: int = 9, seed: int = 7) -> list[State]:
     """About n states spread over one game, always including the first and the last."""
     states = playout(edition, mode, heroes, seed)
     step = max(1, len(states) // n)

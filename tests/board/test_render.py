@@ -107,7 +107,7 @@ def test_other_seats_and_spectators_never_see_a_hand_card_only_its_owner_sees(
     edition, mode, heroes
 ):
     checked = 0
-    for state in sample(edition, mode, heroes, n=20):
+    for state in sample(edition, mode, heroes, n=14):
         own = {seat: view(state, seat) for seat in range(heroes)}
         for viewer in viewers(state):
             v = own[viewer] if viewer is not None else view(state, None)
