@@ -298,3 +298,36 @@ def test_an_open_hand_is_listed_for_every_seat_when_the_view_contains_it():
     html = render_board(v, viewer=0, players=players(3), online=set(), table_slug="t")
     for cid in other["hand"]:
         assert card_name(cid) in html
+
+
+def test_rendering_leaves_the_view_dict_untouched():
+    import copy
+
+    state = sample("shadows", "cooperative", 3)[4]
+    v = view(state, 1)
+    before = copy.deepcopy(v)
+    render_board(v, viewer=1, players=players(3), online={1}, table_slug="t")
+    assert v == before
+
+
+def test_the_locations_the_deciding_hero_may_move_to_are_marked_on_the_map():
+    state = next(
+        s
+        for s in playout("gloom", "competitive", 2)
+        if s.prompt and s.prompt["kind"] == "turn" and s.day > 1
+    )
+    seat = state.prompt["seat"]
+    v = view(state, seat)
+    targets = {o["data"]["loc"] for o in v["prompt"]["options"] if o["key"].startswith("move:")}
+    ctx = board_context(v, viewer=seat, players=players(2), online=set(), table_slug="t")
+    assert {c["index"] for c in ctx["cells"] if c["reachable"]} == targets
+    assert render(state, seat).count('class="reach-badge"') == len(targets)
+    assert 'class="reach-badge"' not in render(state, None)
+
+
+def test_only_the_viewers_own_hero_is_marked_as_you():
+    state = sample("gloom", "competitive", 3)[3]
+    assert "(you)" not in render(state, None)
+    html = render(state, 2)
+    assert "Cid <small>(you)</small>" in html
+    assert "Ann <small>(you)</small>" not in html
