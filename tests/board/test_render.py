@@ -100,6 +100,7 @@ def test_the_board_renders_one_game_board_root_for_every_seat_and_spectator(edit
             assert "game-flash" in s.ids
             assert len(s.ids) == len(set(s.ids)), "ids are unique"
             assert "csrf" not in html.lower()
+            assert "data-fallback" not in html, "the full board, not the fallback"
 
 
 @pytest.mark.parametrize(("edition", "mode", "heroes"), [c for c in CONFIGS if c[2] > 1])
@@ -331,3 +332,21 @@ def test_only_the_viewers_own_hero_is_marked_as_you():
     html = render(state, 2)
     assert "Cid <small>(you)</small>" in html
     assert "Ann <small>(you)</small>" not in html
+
+
+def test_a_view_the_board_cannot_draw_still_gives_the_decision_forms():
+    state = sample("gloom", "competitive", 2)[3]
+    seat = state.waiting_for[0]
+    v = view(state, seat)
+    v["heroes"] = [{"oops": True}]  # a shape the board does not know
+    html = render_board(v, viewer=seat, players=players(2), online=set(), table_slug="t")
+    s = scan(html)
+    assert s.roots[0][1]["id"] == "game-board" and s.roots[0][1].get("data-fallback")
+    assert "game-flash" in s.ids
+    keys = [f["inputs"]["key"] for f in s.forms]
+    assert sorted(keys) == sorted(o["key"] for o in v["prompt"]["options"])
+    other = view(state, 1 - seat)
+    other["map"] = None
+    other["heroes"] = "broken"
+    html = render_board(other, viewer=1 - seat, players=players(2), online=set(), table_slug="t")
+    assert f"Waiting for {players(2)[seat]}" in html

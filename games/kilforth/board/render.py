@@ -8,6 +8,7 @@ in plain Python, so the templates stay simple and fast.
 
 from __future__ import annotations
 
+import logging
 from functools import lru_cache
 
 from django.template.loader import render_to_string
@@ -29,6 +30,7 @@ from .cards import (
 )
 from .log_text import MARKERS, LogLine, Names, describe, faces
 
+logger = logging.getLogger(__name__)
 DAYS = 25
 SEAT_COLOURS = ("crimson", "azure", "jade", "violet")
 PHASES = {"setup": "Setting up", "daylight": "Daylight", "night": "Night", "over": "Game over"}
@@ -90,17 +92,51 @@ def render_board(
     table_slug: str,
     extra_choices: list[dict] | None = None,
 ) -> str:
-    """The whole board for one viewer: `<div id="game-board" ...>...</div>`."""
+    """The whole board for one viewer: `<div id="game-board" ...>...</div>`.
+
+    Should the view ever surprise the board (the engine keeps evolving), the error is logged and
+    a plain fallback board still shows the decision forms, so the game stays playable.
+    """
+    try:
+        return render_to_string(
+            "kilforth/board.html",
+            board_context(
+                view,
+                viewer=viewer,
+                players=players,
+                online=online,
+                table_slug=table_slug,
+                extra_choices=extra_choices,
+            ),
+        )
+    except Exception:
+        logger.exception("board rendering failed for version %s", view.get("version"))
+        return _fallback(view, viewer, players, extra_choices)
+
+
+def _fallback(
+    view: dict, viewer: int | None, players: dict[int, str], extra: list[dict] | None
+) -> str:
+    prompt = view.get("prompt") or {}
+    options = []
+    if viewer is not None and prompt.get("seat") == viewer:
+        options = [o for o in prompt.get("options") or [] if isinstance(o, dict) and "key" in o]
+    options += [c for c in extra or [] if isinstance(c, dict) and "key" in c]
+    waiting = [
+        players.get(s) or f"Seat {s + 1}" if isinstance(s, int) else str(s)
+        for s in view.get("waiting_for") or []
+        if s != viewer
+    ]
     return render_to_string(
-        "kilforth/board.html",
-        board_context(
-            view,
-            viewer=viewer,
-            players=players,
-            online=online,
-            table_slug=table_slug,
-            extra_choices=extra_choices,
-        ),
+        "kilforth/fallback.html",
+        {
+            "version": view.get("version", 0),
+            "day": view.get("day"),
+            "text": prompt.get("text", "") if options else "",
+            "options": options,
+            "waiting": waiting,
+            "result": view.get("result"),
+        },
     )
 
 
