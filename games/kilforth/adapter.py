@@ -29,6 +29,7 @@ __all__ = [
     "load",
     "new_seed",
     "render",
+    "render_full_log",
     "setup",
     "view",
 ]
@@ -145,3 +146,13 @@ def render(
         table_slug=table_slug,
         extra_choices=extra,
     )
+
+
+def render_full_log(state: State, viewer: int | None, players: dict[int, str]) -> str:
+    """Every log event this viewer may see, as sentences (the board shows the newest only)."""
+    from games.kilforth.board import render_full_log as render_log
+    from games.kilforth.engine.view import visible_log
+
+    picture = engine.view(state, viewer)
+    picture["log"] = visible_log(state, viewer)
+    return render_log(picture, viewer=viewer, players=players)

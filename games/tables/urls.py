@@ -20,6 +20,7 @@ urlpatterns = [
     path("t/<slug:slug>/hero/", views.pick_hero, name="pick_hero"),
     path("t/<slug:slug>/hero/change/", views.unpick_hero, name="unpick_hero"),
     path("t/<slug:slug>/act/", views.act, name="act"),
+    path("t/<slug:slug>/log/", views.game_log, name="game_log"),
     path("t/<slug:slug>/rematch/", views.rematch, name="rematch"),
     path("join/<str:token>/", views.join_by_invite, name="join"),
     path("watch/<str:token>/", views.watch_by_link, name="watch"),

@@ -23,7 +23,7 @@ from .identity import (
     player_from_session,
     remember_player,
 )
-from .models import Table
+from .models import Game, Table
 from .rendering import load_snapshot, lobby_tables, render_table_live
 
 View = Callable[..., HttpResponse]
@@ -123,6 +123,22 @@ def table_page(request: HttpRequest, slug: str) -> HttpResponse:
     live = render_table_live(snapshot, player.pk if player else None, access, request=request)
     context = {"table": table, "live": live, "access": access, "player": player}
     return render(request, "tables/table.html", context)
+
+
+def game_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """The whole log of a table's game, as the asking viewer may see it."""
+    from games.kilforth import adapter
+
+    table, _ = _table_or_404(request, slug)
+    game = Game.objects.filter(table=table).first()
+    if game is None:
+        raise Http404("This table has no game yet")
+    player = player_from_session(request.session)
+    seats = list(table.seats.select_related("player"))
+    mine = next((s.number for s in seats if player and s.player_id == player.pk), None)
+    players = {s.number: (s.player.name if s.player else f"Bot ({s.bot})") for s in seats}
+    html = adapter.render_full_log(adapter.load(game.state), mine, players)
+    return render(request, "tables/game_log.html", {"table": table, "log": html})
 
 
 def join_by_invite(request: HttpRequest, token: str) -> HttpResponse:

@@ -3,8 +3,11 @@
 (function () {
   var saved = null;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    var board = e.target;
-    if (!board || board.id !== "game-board") return;
+    // The board arrives on its own or inside the table's live fragment.
+    var target = e.target;
+    var board = target && target.id === "game-board" ? target
+      : target && target.querySelector ? target.querySelector("#game-board") : null;
+    if (!board) return;
     var active = document.activeElement;
     var map = board.querySelector(".kb-map-scroll");
     var log = board.querySelector(".log-list");

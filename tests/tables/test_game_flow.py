@@ -191,3 +191,29 @@ def test_a_finished_game_offers_a_rematch_with_the_same_players():
     assert [s.player for s in rematch.seats.order_by("number")] == players
     assert Table.objects.get(pk=table.pk).rematch == rematch
     assert services.do_rematch(table, players[0]) == rematch  # asking twice opens one table
+
+
+@pytest.mark.django_db
+def test_the_whole_log_is_readable_by_each_viewer_with_only_what_they_may_see(client):
+    table, players = started_table()
+    for _ in range(30):
+        state = current_state(table)
+        seat, choices = deciding(state)
+        services.do_act(table, players[seat], choices[0].key, state.version)
+    state = current_state(table)
+    page = client.get(f"/t/{table.slug}/log/").content.decode()
+    assert "The whole story of" in page and 'class="log-list"' in page
+    assert page.count('class="log-row') >= 10
+    hands = {c for hero in state.heroes for c in hero["hand"]}
+    public = str(adapter.view(state, None))
+    from games.kilforth.engine import content
+
+    for card in hands:
+        if card not in public:
+            assert content().card(card)["name"] not in page
+
+
+@pytest.mark.django_db
+def test_a_table_without_a_game_has_no_log(client):
+    table, _ = full_table()
+    assert client.get(f"/t/{table.slug}/log/").status_code == 404

@@ -824,3 +824,9 @@ def _glossary() -> dict:
         "deeds": list(rules_help.DEEDS.values()),
         "keywords": list(rules_help.KEYWORDS.values()),
     }
+
+
+def render_full_log(view: dict, *, viewer: int | None, players: dict[int, str]) -> str:
+    """The whole game log for one viewer (the board shows only its newest part)."""
+    context = board_context(view, viewer=viewer, players=players, online=set(), table_slug="")
+    return render_to_string("kilforth/full_log.html", context)
