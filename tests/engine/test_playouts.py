@@ -115,6 +115,8 @@ def check_views(state, where, viewers):
         for seat, ids in hands.items():
             if seat != viewer and not (open_hands and viewer is not None):
                 forbidden |= ids
+        if len(viewers) > 1:  # every 10th step: the whole view is JSON-safe
+            assert json.loads(json.dumps(v)) == v, where
         leaked = strings(v) & forbidden
         assert not leaked, f"{where}: viewer {viewer} sees {leaked}"
         assert all(e["vis"] in ("all", viewer) for e in log), where
