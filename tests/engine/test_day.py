@@ -20,9 +20,11 @@ def test_when_every_hero_has_made_camp_night_falls_and_a_new_day_begins():
     s = act(s, 1, "camp")
     assert s.phase == "daylight" and s.waiting_for == [0]
     s = act(s, 0, "camp")
-    assert events(s, "night") and events(s, "dawn")
-    if s.prompt["kind"] == "turn":
-        assert s.day == 2 and s.phase == "daylight"
+    assert events(s, "night")
+    s = T.play_until(s, s.first, "turn")
+    order = [e["e"] for e in s.log]
+    assert order.index("night") < order.index("night_card") < order.index("dawn")
+    assert s.day == 2 and s.phase == "daylight"
 
 
 @pytest.mark.rule("DAY-2")
