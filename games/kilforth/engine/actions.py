@@ -7,7 +7,6 @@ continuation is [spend_ap, <action steps>, after_action].
 from __future__ import annotations
 
 from .board import (
-    attr_total,
     card,
     destinations,
     encounter_value,
@@ -530,7 +529,3 @@ def _market_sell_one(state: State, s: dict) -> None:
     h["gold"] += gold_value(c) // 2
     discard_card(state, c)
     log(state, "sold", seat=seat, card=c, gold=gold_value(c) // 2)
-
-
-def attr_of(state: State, seat: int, attr: str) -> int:
-    return attr_total(state, seat, attr)

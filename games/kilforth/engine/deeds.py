@@ -201,8 +201,8 @@ def _resolve(state: State, s: dict) -> None:
     elif c.get("veil"):
         h["veiled"].append(cid)
     else:
-        # A non-veil deed on an asset is single use: the asset is sacrificed.
-        remove_asset(state, seat, cid) if cid in h["assets"] else None
-        if cid not in h["skills"]:
-            discard_card(state, cid)
+        # A non-veil deed on an asset is single use: the asset is sacrificed. (Skills' deeds
+        # always veil: card validation refuses anything else.)
+        remove_asset(state, seat, cid)
+        discard_card(state, cid)
     push(state, *bind(c["deed"], seat, card=cid))

@@ -7,7 +7,7 @@ card conservation holds by construction.
 from __future__ import annotations
 
 from . import rng
-from .board import card, hero_name, name, unique_keywords
+from .board import card, hero_name, unique_keywords
 from .state import State, log
 from .steps import ask, bind, option, push, step
 
@@ -292,7 +292,3 @@ def _check_defeat(state: State, s: dict) -> None:
     if h["hp"] == 0 and not h["defeated"] and not h["eliminated"]:
         log(state, "defeated", seat=s["seat"], by=s.get("source"), name=hero_name(state, s["seat"]))
         push(state, {"k": "defeat", "seat": s["seat"]})
-
-
-def card_label(cid: str) -> str:
-    return name(cid)

@@ -48,8 +48,3 @@ def _limit_drop(state: State, s: dict) -> None:
         h[s["zone"]].remove(c)
     discard_card(state, c)
     log(state, "limit_discard", seat=seat, card=c, zone=s["zone"])
-
-
-def over_limit(state: State, seat: int) -> bool:
-    h = state.heroes[seat]
-    return any(len(h[z]) > LIMIT for z in ("hand", "assets", "loot"))

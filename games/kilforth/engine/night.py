@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import active_heroes, card, loc_card, loc_index, name
+from .board import active_heroes, card, loc_index
 from .effects import discard_card, draw
 from .state import State, log
 from .steps import bind, push, step
@@ -126,11 +126,3 @@ def _new_day(state: State, s: dict) -> None:
         return
     state.day += 1
     push(state, {"k": "start_day"})
-
-
-def gloom_value(state: State, i: int) -> int:
-    return loc_card(state, i)["gloom"]
-
-
-def centre_name(state: State) -> str:
-    return name(state.map[state.centre()]["id"])

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .board import card, name, team_of
 from .cards import REWARD_FOR
-from .effects import discard_card, draw, gain_loot, to_hand
+from .effects import discard_card, draw, to_hand
 from .state import State, log
 from .steps import ask, bind, option, push, step
 
@@ -144,8 +144,3 @@ def _trophy(state: State, s: dict) -> None:
         ],
         card=cid,
     )
-
-
-@step("loot_for")
-def _loot_for(state: State, s: dict) -> None:
-    gain_loot(state, s["seat"])
