@@ -126,8 +126,13 @@ def test_competitive_highest_vp_wins_and_ties_share_the_win():
     T.give(s, 1, "r.signet_ring", "assets")  # gold value 4: VP 6
     T.set_hero(s, 2, gold=6)
     assert vp(s, 1) == 6
-    T.run_steps(s, {"k": "end_game", "reason": "test"})
-    assert s.result["winners"] == [1, 2] and s.result["vp"] == [5, 6, 6]
+    s.day = 25
+    s = T.start_night(s)
+    s = T.play_until(s, 0, "never")  # the last night resolves (choices: first options)
+    assert s.result["reason"] == "day 25 is over"
+    best = max(s.result["vp"])
+    assert s.result["winners"] == [i for i, v in enumerate(s.result["vp"]) if v == best]
+    assert s.result["vp"][1] == s.heroes[1]["gold"] + 4
 
 
 @pytest.mark.rule("END-3")
@@ -227,3 +232,14 @@ def test_settings_round_trip_through_a_dict():
     assert Settings.from_dict(st.to_dict()) == st
     with pytest.raises(SettingsError):
         Settings(saga_allocation="draft").validate()
+
+
+@pytest.mark.rule("END-2", "END-4")
+def test_heroes_tied_on_vp_share_the_win():
+    s = game(heroes=3)
+    T.set_hero(s, 0, gold=5)
+    T.set_hero(s, 1, gold=2)
+    T.give(s, 1, "r.signet_ring", "assets")  # gold value 4: VP 6
+    T.set_hero(s, 2, gold=6)
+    T.run_steps(s, {"k": "end_game", "reason": "day 25 is over"})
+    assert s.result["winners"] == [1, 2] and s.result["vp"] == [5, 6, 6]

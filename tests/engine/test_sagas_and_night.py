@@ -58,12 +58,24 @@ def test_the_chapter_cost_variant_charges_twice_the_chapter_number():
 
 @pytest.mark.rule("SAGA-3")
 def test_keywords_marked_for_1_2_players_are_required_only_with_that_many_heroes():
-    from games.kilforth.engine.sagas import chapter_keywords
-
-    two = regale_ready(chapter=3, heroes=2)
-    three = regale_ready(chapter=3, heroes=3)
-    assert chapter_keywords(two, 0) == ["title", "fire", "place"]
-    assert chapter_keywords(three, 0) == ["title", "fire"]
+    # Great Feast Hall chapter 3 needs "title" and "fire", plus "place" with 1-2 heroes.
+    for heroes, offered in ((2, False), (3, True)):
+        s = regale_ready(chapter=3, heroes=heroes)
+        T.give(s, 0, "r.flamebearer")  # a title bearing "fire"
+        T.give(s, 0, "r.tinderbox")  # an item bearing "fire"
+        T.begin_turn(s, 0)
+        assert ("regale" in keys(s, 0)) is offered
+        if offered:
+            s = act(s, 0, "regale")
+            assert s.prompt["keyword"] == "title"
+    s = regale_ready(chapter=3, heroes=2)
+    for c in ("r.flamebearer", "r.tinderbox", "e.fungus_ring"):  # a place encounter
+        T.give(s, 0, c)
+    T.begin_turn(s, 0)
+    s = act(s, 0, "regale")
+    while s.prompt["kind"] == "keyword":
+        s = act(s, 0, keys(s, 0)[0])
+    assert s.heroes[0]["chapter"] == 4 and s.heroes[0]["hand"] == []
 
 
 @pytest.mark.rule("SAGA-4", "SET-4")
