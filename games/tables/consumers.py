@@ -157,6 +157,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 str(message.get("race") or ""),
                 str(message.get("class") or ""),
                 bool(message.get("female")),
+                str(message.get("saga") or ""),
             )
         else:
             raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")

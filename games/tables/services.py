@@ -225,8 +225,13 @@ def _seat_of(table: Table, player: Player | None) -> Seat:
     return seat
 
 
-def do_pick_hero(table: Table, player: Player | None, race: str, klass: str, female: bool) -> None:
+def do_pick_hero(
+    table: Table, player: Player | None, race: str, klass: str, female: bool, saga: str = ""
+) -> None:
     """Confirm a hero for one's seat ("" for race or class: draw it at random).
+
+    A saga may be picked only at tables whose sagas are matched ("": the class's own saga);
+    at random tables the sagas are dealt.
 
     When the last seat confirms, the game is set up and begins in the same transaction.
     """
@@ -237,6 +242,8 @@ def do_pick_hero(table: Table, player: Player | None, race: str, klass: str, fem
         raise ServiceError("That race is not one of the choices.")
     if klass and klass not in {o.id for o in options["classes"]}:
         raise ServiceError("That class is not one of the choices.")
+    if saga and saga not in {o.id for o in options["sagas"]}:
+        raise ServiceError("That saga is not one of the choices.")
     with transaction.atomic():
         table = _locked_table(table)
         if table.status != TableStatus.CHOOSING:
@@ -248,7 +255,13 @@ def do_pick_hero(table: Table, player: Player | None, race: str, klass: str, fem
                 raise Conflict(f"{other.label} has already picked that race.")
             if klass and picked.get("class") == klass:
                 raise Conflict(f"{other.label} has already picked that class.")
+            if saga and picked.get("saga") == saga:
+                raise Conflict(f"{other.label} has already picked that saga.")
+        if saga and table.saga_allocation != "matched":
+            raise Conflict("At this table the sagas are dealt at random.")
         seat.hero = {"race": race or None, "class": klass or None, "female": bool(female)}
+        if saga:
+            seat.hero["saga"] = saga
         seat.ready = True
         seat.save(update_fields=["hero", "ready"])
         seats = list(table.seats.order_by("number"))
@@ -270,13 +283,7 @@ def do_unpick_hero(table: Table, player: Player | None) -> None:
 def _begin_game(table: Table, seats: list[Seat]) -> None:
     from games.kilforth import adapter
 
-    heroes = []
-    for seat in seats:
-        pick = seat.hero or {}
-        if not pick.get("race") and not pick.get("class"):
-            heroes.append({"race": None, "class": None, "female": pick.get("female", False)})
-        else:
-            heroes.append(pick)
+    heroes = [dict(seat.hero or {}) for seat in seats]
     state = adapter.setup(_engine_settings(table), heroes, adapter.new_seed())
     Game.objects.create(table=table, state=adapter.dump(state), version=state.version)
     Table.objects.filter(pk=table.pk).update(status=TableStatus.STARTED)

@@ -204,6 +204,7 @@ def pick_hero(request: HttpRequest, table: Table, access: str) -> None:
         request.POST.get("race", ""),
         request.POST.get("class", ""),
         bool(request.POST.get("female")),
+        request.POST.get("saga", ""),
     )
 
 

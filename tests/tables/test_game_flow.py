@@ -4,6 +4,7 @@ import threading
 
 import pytest
 from django.db import close_old_connections
+from django.test import override_settings
 
 from games.kilforth import adapter
 from games.tables import services
@@ -20,11 +21,13 @@ def full_table(names=("Ann", "Bob"), **settings):
     return table, players
 
 
-def started_table(names=("Ann", "Bob"), **settings):
+def started_table(names=("Ann", "Bob"), seed=4242, **settings):
+    """A table whose game has begun, dealt from `seed` so that every run plays the same game."""
     table, players = full_table(names, **settings)
     services.do_start_game(table, players[0])
-    for player in players:
-        services.do_pick_hero(table, player, "", "", False)
+    with override_settings(KILFORTH_TEST_SEED=seed):
+        for player in players:
+            services.do_pick_hero(table, player, "", "", False)
     table.refresh_from_db()
     return table, players
 
@@ -204,10 +207,12 @@ def test_the_whole_log_is_readable_by_each_viewer_with_only_what_they_may_see(cl
     page = client.get(f"/t/{table.slug}/log/").content.decode()
     assert "The whole story of" in page and 'class="log-list"' in page
     assert page.count('class="log-row') >= 10
-    hands = {c for hero in state.heroes for c in hero["hand"]}
-    public = str(adapter.view(state, None))
     from games.kilforth.engine import content
+    from games.kilforth.engine.view import visible_log
 
+    hands = {c for hero in state.heroes for c in hero["hand"]}
+    # Public: what a spectator may know, the whole public log included.
+    public = str(adapter.view(state, None)) + str(visible_log(state, None))
     for card in hands:
         if card not in public:
             assert content().card(card)["name"] not in page
@@ -217,3 +222,20 @@ def test_the_whole_log_is_readable_by_each_viewer_with_only_what_they_may_see(cl
 def test_a_table_without_a_game_has_no_log(client):
     table, _ = full_table()
     assert client.get(f"/t/{table.slug}/log/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_at_a_matched_table_a_player_may_pick_a_saga_and_at_a_random_table_not():
+    table, (ann, bob) = full_table()
+    services.do_start_game(table, ann)
+    sagas = [o.id for o in adapter.hero_options()["sagas"]]
+    services.do_pick_hero(table, ann, "", "", False, sagas[2])
+    with pytest.raises(services.Conflict, match="already picked that saga"):
+        services.do_pick_hero(table, bob, "", "", False, sagas[2])
+    services.do_pick_hero(table, bob, "", "", False)
+    assert adapter.view(current_state(table), 0)["heroes"][0]["saga"] == sagas[2]
+
+    dealt, (cy, di) = full_table(("Cy", "Di"), saga_allocation="random")
+    services.do_start_game(dealt, cy)
+    with pytest.raises(services.Conflict, match="dealt at random"):
+        services.do_pick_hero(dealt, cy, "", "", False, sagas[0])
