@@ -1,0 +1,1 @@
+"""The card gallery (see docs/cards.md)."""
