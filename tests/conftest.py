@@ -112,7 +112,12 @@ class DaphneServer:
         self.address = f"127.0.0.1:{port}"
         daphne = Path(sys.executable).with_name("daphne")
         self.process = subprocess.Popen(
-            [str(daphne), "-b", "127.0.0.1", "-p", str(port), "kilforth_site.asgi:application"],
+            [
+                str(daphne),
+                *("-b", "127.0.0.1", "-p", str(port)),
+                *("--websocket-max-message-size", "65536"),  # as bin/serve runs it
+                "kilforth_site.asgi:application",
+            ],
             cwd=ROOT,
             env=env,
             stdout=subprocess.PIPE,

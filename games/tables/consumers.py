@@ -7,6 +7,7 @@ ids, which the extension swaps into the page out of band.
 
 import asyncio
 import json
+import time
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
@@ -33,6 +34,45 @@ from .rendering import (
 CLOSE_TOO_BIG = 1009
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
+CLOSE_FLOOD = 4429
+
+
+class RateLimit:
+    """A token bucket per socket: bursts of clicks pass, a flood is cut off.
+
+    People send a message per click; even a frantic player stays far below RATE per second.
+    """
+
+    RATE = 10.0  # tokens per second
+    BURST = 30.0
+
+    def __init__(self) -> None:
+        self.tokens = self.BURST
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.BURST, self.tokens + (now - self.stamp) * self.RATE)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+async def refuse_flood_or_oversize(consumer: AsyncWebsocketConsumer, raw: str | bytes) -> bool:
+    """Close the socket for an oversized frame or a flood; True when it was closed."""
+    if not consumer.limit.allow():
+        await consumer.send(
+            text_data=error_frame("Too many messages; this connection is closed.", "flood")
+        )
+        await consumer.close(code=CLOSE_FLOOD, reason="too many messages")
+        return True
+    if len(raw) > settings.WEBSOCKET_MAX_MESSAGE_BYTES:
+        await consumer.close(code=CLOSE_TOO_BIG, reason="message too big")
+        return True
+    return False
+
 
 _fragments = RenderCache()
 _snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
@@ -47,6 +87,7 @@ def error_frame(message: str, code: str = "bad_request") -> str:
 
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
+        self.limit = RateLimit()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
         await self.accept()
         await self.send(text_data=await database_sync_to_async(render_lobby_list)())
@@ -56,6 +97,8 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         # The lobby socket only listens; anything sent to it is answered, never acted on.
+        if await refuse_flood_or_oversize(self, text_data or bytes_data or ""):
+            return
         await self.send(text_data=error_frame("The lobby accepts no messages.", "read_only"))
 
     async def lobby_html(self, event: dict) -> None:
@@ -70,6 +113,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         slug = self.scope["url_route"]["kwargs"]["slug"]
         self.sent_key: tuple | None = None
+        self.limit = RateLimit()
         found = await database_sync_to_async(self._load)(slug)
         if not found:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -102,10 +146,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data if text_data is not None else bytes_data
-        if raw is None:
-            return
-        if len(raw) > settings.WEBSOCKET_MAX_MESSAGE_BYTES:
-            await self.close(code=CLOSE_TOO_BIG)
+        if raw is None or await refuse_flood_or_oversize(self, raw):
             return
         try:
             message = json.loads(raw)

@@ -44,3 +44,22 @@ def test_daphne_refuses_a_websocket_from_a_foreign_origin(daphne_server):
     with pytest.raises(websockets.exceptions.InvalidStatus) as refused:
         asyncio.run(talk())
     assert refused.value.response.status_code == 403
+
+
+def test_daphne_refuses_a_two_megabyte_frame_and_keeps_serving(daphne_server):
+    async def talk() -> int:
+        async with websockets.connect(
+            f"ws://{daphne_server}/ws/lobby/", origin=f"http://{daphne_server}", max_size=None
+        ) as ws:
+            await asyncio.wait_for(ws.recv(), timeout=10)
+            await ws.send("x" * (2 * 1024 * 1024))
+            try:
+                while True:
+                    await asyncio.wait_for(ws.recv(), timeout=10)
+            except websockets.exceptions.ConnectionClosed as closed:
+                return closed.rcvd.code if closed.rcvd else -1
+
+    # The protocol layer fails the connection (1009, or a dropped link) before the app reads it.
+    assert asyncio.run(talk()) in {1009, -1}
+    with urllib.request.urlopen(f"http://{daphne_server}/healthz", timeout=10) as response:
+        assert response.read() == b"ok"

@@ -104,8 +104,40 @@ async def test_oversized_messages_close_the_socket_and_change_nothing():
     huge = json.dumps({"action": "close_table", "padding": "x" * 70_000})
     await sock.send_to(text_data=huge)
     closed = await sock.receive_output(timeout=3)
-    assert closed == {"type": "websocket.close", "code": 1009}
+    assert closed["type"] == "websocket.close" and closed["code"] == 1009
     assert (await db(Table.objects.get)(pk=table.pk)).status == TableStatus.OPEN
+
+
+async def test_a_two_megabyte_frame_is_closed_unread():
+    host, table = await db(_host_and_table)()
+    sock = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    await receive_until(sock, 'id="table-live"')
+    await sock.send_to(bytes_data=b"{" + b"x" * (2 * 1024 * 1024))
+    closed = await sock.receive_output(timeout=3)
+    assert closed["type"] == "websocket.close" and closed["code"] == 1009
+
+
+async def test_a_flooding_socket_is_closed_and_the_others_play_on():
+    host, table = await db(_host_and_table)()
+    ann = await db(Player.objects.create)(name="Ann")
+    flooder = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    ann_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(ann))
+    await receive_until(flooder, 'id="table-live"')
+    await receive_until(ann_socket, 'id="table-live"')
+    for _ in range(1000):
+        await flooder.send_to(text_data=json.dumps({"action": "resync"}))
+    frames = []
+    while True:
+        output = await flooder.receive_output(timeout=5)
+        if output["type"] == "websocket.close":
+            break
+        frames.append(output.get("text", ""))
+    assert output["code"] == 4429
+    assert any('data-error="flood"' in f for f in frames)
+    # Another player at the same table is not held up.
+    await ann_socket.send_to(text_data=json.dumps({"action": "take_seat", "seat": 1}))
+    assert "(you)" in await receive_until(ann_socket, "Leave seat")
+    await ann_socket.disconnect()
 
 
 @pytest.mark.parametrize(
