@@ -1,0 +1,83 @@
+"""The site's ASGI application with counters, for the load test's servers.
+
+Counts (and times) the work behind each broadcast: snapshot loads, live-fragment renders, lobby
+renders, table broadcasts, and the frames the table consumers send. `GET /__bench__/stats` answers
+them as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. The wrappers only count:
+what runs is the site's own code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kilforth_site.settings")
+
+from games.tables import consumers, realtime, rendering  # noqa: E402
+from kilforth_site.asgi import application as site  # noqa: E402
+
+COUNTERS: dict[str, list[float]] = {}
+
+
+def counted(name: str, fn: Callable) -> Callable:
+    COUNTERS[name] = [0, 0.0]
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            entry = COUNTERS[name]
+            entry[0] += 1
+            entry[1] += time.perf_counter() - start
+
+    return wrapper
+
+
+consumers.render_table_live = counted("render_table_live", consumers.render_table_live)
+consumers.load_snapshot = counted("load_snapshot", consumers.load_snapshot)
+rendering.render_lobby_list = counted("render_lobby_list", rendering.render_lobby_list)
+realtime.broadcast_table = counted("broadcast_table", realtime.broadcast_table)
+COUNTERS["frames_sent"] = [0, 0.0]
+_send = consumers.TableConsumer.send
+
+
+async def _counting_send(self: Any, text_data: str | None = None, **kwargs: Any) -> None:
+    entry = COUNTERS["frames_sent"]
+    entry[0] += 1
+    entry[1] += len(text_data or "")
+    await _send(self, text_data=text_data, **kwargs)
+
+
+consumers.TableConsumer.send = _counting_send
+
+
+def stats() -> dict:
+    rss = 0
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1])
+    return {
+        "pid": os.getpid(),
+        "rss_kb": rss,
+        "counters": {k: {"count": int(v[0]), "total": v[1]} for k, v in COUNTERS.items()},
+    }
+
+
+async def application(scope: dict, receive: Callable, send: Callable) -> None:
+    if scope["type"] == "http" and scope["path"].startswith("/__bench__/"):
+        if scope["path"] == "/__bench__/reset":
+            for entry in COUNTERS.values():
+                entry[0], entry[1] = 0, 0.0
+        body = json.dumps(stats()).encode()
+        headers = [(b"content-type", b"application/json")]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+        return
+    await site(scope, receive, send)

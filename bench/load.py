@@ -1,0 +1,322 @@
+"""`manage.py loadtest`: real daphne processes, real websocket clients, real games.
+
+One run: prepare N tables with started 4-hero games (bench/prepare.py) in a fresh database, start
+P daphne processes serving the site (bench/asgi.py: the site plus counters), open 4 player sockets
+(each with its own session) and S spectator sockets per table, spread over the processes, measure
+server memory per idle socket, then drive `rate` decisions per table per second for `seconds`:
+the player the game waits on sends one of its legal keys (parsed from its own board), and every
+viewer's receipt of a board with a newer data-version is timed from the moment of sending. Then
+the same topology and rate against the floor (bench/floor.py). Everything runs on 127.0.0.1 and
+stops by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import platform
+import random
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from tqdm import tqdm
+
+from . import servers
+from .clients import TableClient, Totals, open_socket
+from .floor import run_floor
+from .stats import fmt_ms, summary, verdict
+
+
+@dataclass
+class Options:
+    tables: int = 10
+    spectators: int = 1
+    processes: int = 1
+    rate: float = 1.0
+    seconds: float = 20.0
+    redis: bool = False
+    redis_db: int = 9
+    postgres: bool = False
+    floor: bool = True
+    floor_seconds: float | None = None
+    visibility: str = "public"
+    connect_concurrency: int = 50
+    quiet_seconds: float = 1.0
+    settle_limit: float = 180.0
+    seed: int = 1
+    progress: bool = True
+    instrumented: bool = True
+
+
+def _processes(backend: servers.Backend, app: str, count: int, logs: Path) -> list:
+    return [servers.Daphne(app, backend.env, logs / f"daphne-{i}.log") for i in range(count)]
+
+
+async def _connect(
+    tables: list[TableClient],
+    addresses: list[str],
+    totals: Totals,
+    closing: asyncio.Event,
+    options: Options,
+) -> tuple[list[asyncio.Task], float]:
+    gate = asyncio.Semaphore(options.connect_concurrency)
+    readers: list[asyncio.Task] = []
+    total = sum(len(t.viewers) for t in tables)
+    bar = tqdm(total=total, desc="sockets", disable=not options.progress)
+    started = time.perf_counter()
+
+    async def one(table_number: int, table: TableClient, viewer: object) -> None:
+        address = addresses[(table_number + viewer.index) % len(addresses)]
+        async with gate:
+            viewer.ws = await open_socket(address, table.path, viewer.session)
+        readers.append(asyncio.ensure_future(viewer.read(totals, closing)))
+        bar.update()
+
+    # Players first (each table's seats), then the spectators, as people arrive at a table.
+    await asyncio.gather(
+        *(one(n, t, v) for n, t in enumerate(tables) for v in t.viewers if v.seat is not None)
+    )
+    await asyncio.gather(
+        *(one(n, t, v) for n, t in enumerate(tables) for v in t.viewers if v.seat is None)
+    )
+    bar.close()
+    return readers, time.perf_counter() - started
+
+
+async def _settle(totals: Totals, quiet: float, limit: float) -> float:
+    """Wait until no frame has arrived for `quiet` seconds (presence updates after connecting)."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < limit:
+        await asyncio.sleep(0.1)
+        if time.perf_counter() - max(totals.last_frame_at, started) >= quiet:
+            break
+    return time.perf_counter() - started
+
+
+async def _drive(tables: list[TableClient], totals: Totals, options: Options) -> None:
+    rng = random.Random(options.seed)
+    loop = asyncio.get_running_loop()
+    end = loop.time() + options.seconds
+    period = 1 / options.rate
+
+    async def table_loop(table: TableClient) -> None:
+        await asyncio.sleep(rng.random() * period)
+        tick = loop.time()
+        while loop.time() < end:
+            await table.decide(rng, totals)
+            tick += period
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+
+    bar = tqdm(total=int(options.seconds), desc="decisions: seconds", disable=not options.progress)
+
+    async def tick_bar() -> None:
+        while loop.time() < end:
+            await asyncio.sleep(1)
+            bar.update()
+            bar.set_postfix(sent=totals.submitted, frames=totals.frames)
+
+    await asyncio.gather(tick_bar(), *(table_loop(t) for t in tables))
+    bar.close()
+    # Drain: the last decisions may still be on their way.
+    deadline = loop.time() + 10
+    while any(t.pending for t in tables) and loop.time() < deadline:  # noqa: ASYNC110 - bounded poll
+        await asyncio.sleep(0.05)
+    totals.lost = sum(len(p.waiting) for t in tables for p in t.pending.values())
+
+
+def _rss(processes: list) -> int:
+    return sum(p.rss_kb() for p in processes)
+
+
+def _sum_counters(stats: list[dict]) -> dict[str, dict[str, float]]:
+    out: dict[str, dict[str, float]] = {}
+    for one in stats:
+        for name, entry in one["counters"].items():
+            slot = out.setdefault(name, {"count": 0, "total": 0.0})
+            slot["count"] += entry["count"]
+            slot["total"] += entry["total"]
+    return out
+
+
+async def _our_run(
+    options: Options, backend: servers.Backend, plan: dict, logs: Path
+) -> tuple[dict, list]:
+    app = servers.SITE_APP if options.instrumented else servers.PLAIN_APP
+    processes = _processes(backend, app, options.processes, logs)
+    try:
+        tables = [TableClient(t["slug"], t["players"], t["spectators"]) for t in plan["tables"]]
+        for process in processes:
+            # Warm up: templates, the board's content, a first database connection.
+            process.get(f"/t/{tables[0].path.split('/')[3]}/")
+        rss_before = _rss(processes)
+        totals = Totals()
+        closing = asyncio.Event()
+        readers, connect_s = await _connect(
+            tables, [p.address for p in processes], totals, closing, options
+        )
+        settle_s = await _settle(totals, options.quiet_seconds, options.settle_limit)
+        sockets = sum(len(t.viewers) for t in tables)
+        rss_after = _rss(processes)
+        connect_frames, connect_bytes = totals.frames, totals.bytes
+        connect_errors = sum(totals.errors.values()) + totals.closed
+        if options.instrumented:
+            connect_stats = _sum_counters([p.stats() for p in processes])
+            for p in processes:
+                p.get("/__bench__/reset")
+        totals.frames = totals.bytes = 0
+        totals.errors.clear()
+        await _drive(tables, totals, options)
+        server = _sum_counters([p.stats() for p in processes]) if options.instrumented else {}
+        closing.set()
+        result = {
+            "sockets": sockets,
+            "connect_seconds": connect_s,
+            "settle_seconds": settle_s,
+            "connect_frames": connect_frames,
+            "connect_mb": connect_bytes / 1e6,
+            "connect_errors": connect_errors,
+            "connect_server": connect_stats if options.instrumented else {},
+            "rss_before_kb": rss_before,
+            "rss_after_kb": rss_after,
+            "kb_per_socket": (rss_after - rss_before) / sockets,
+            "totals": totals,
+            "server": server,
+            "mean_frame_bytes": totals.bytes / totals.frames if totals.frames else 0,
+        }
+        return result, readers
+    finally:
+        for process in processes:
+            process.stop()
+
+
+async def run(options: Options) -> dict:
+    backend = servers.Backend(
+        postgres=servers.DEFAULT_POSTGRES if options.postgres else None,
+        redis=f"{servers.DEFAULT_REDIS}/{options.redis_db}" if options.redis else None,
+    )
+    logs = backend.folder
+    report: dict = {"options": options, "backend": backend.describe()}
+    try:
+        started = time.perf_counter()
+        backend.migrate()
+        plan = backend.run_json(
+            "bench.prepare",
+            "--tables",
+            str(options.tables),
+            "--spectators",
+            str(options.spectators),
+            "--visibility",
+            options.visibility,
+            "--seed",
+            str(options.seed),
+        )
+        report["prepare_seconds"] = time.perf_counter() - started
+        ours, readers = await _our_run(options, backend, plan, logs)
+        for reader in readers:
+            reader.cancel()
+        report["ours"] = ours
+        if options.floor:
+            floor_procs = _processes(backend, "bench.floor:application", options.processes, logs)
+            try:
+                before = _rss(floor_procs)
+                memory: dict[str, int] = {}
+                per_group = 4 + options.spectators
+                floor = await run_floor(
+                    [p.address for p in floor_procs],
+                    options.tables,
+                    per_group,
+                    options.rate,
+                    options.floor_seconds or options.seconds,
+                    int(ours["mean_frame_bytes"]) or 1000,
+                    progress=options.progress,
+                    seed=options.seed,
+                    connected=lambda: memory.update(after=_rss(floor_procs)),
+                )
+                floor["kb_per_socket"] = (memory["after"] - before) / (options.tables * per_group)
+                report["floor"] = floor
+            finally:
+                for process in floor_procs:
+                    process.stop()
+    finally:
+        backend.close()
+    return report
+
+
+def lines(report: dict) -> list[str]:
+    """The report as printed and pasted into docs/benchmarks.md."""
+    o: Options = report["options"]
+    ours = report["ours"]
+    t: Totals = ours["totals"]
+    out = [
+        f"machine: {platform.machine()}, {_cores()} cores (shared with this load generator), "
+        f"Python {platform.python_version()}",
+        f"setup: {o.tables} tables x (4 players + {o.spectators} spectators) = "
+        f"{ours['sockets']} sockets on {o.processes} daphne process(es), {report['backend']}, "
+        f"{o.visibility} tables; {o.rate:g} decision/table/s for {o.seconds:g} s",
+        f"connect: {ours['sockets']} sockets in {ours['connect_seconds']:.1f} s, settled after "
+        f"{ours['settle_seconds']:.1f} s more; {ours['connect_frames']} frames "
+        f"({ours['connect_mb']:.1f} MB) while connecting, {ours['connect_errors']} errors",
+        f"memory: RSS {ours['rss_before_kb'] / 1024:.1f} -> {ours['rss_after_kb'] / 1024:.1f} MiB"
+        f" = {ours['kb_per_socket']:.1f} KB per idle socket "
+        f"(budget 50 KB: {verdict(ours['kb_per_socket'], 50)})",
+        f"decisions: {t.submitted} sent, {t.refused} refused, {t.late_ticks} ticks skipped "
+        f"(previous decision not back yet), {t.idle_ticks} ticks with nobody asked",
+        f"delivery, every viewer: {fmt_ms(t.latencies)}",
+        f"delivery, last viewer of each decision: {fmt_ms(t.last_viewer)}",
+        f"errors: {sum(t.errors.values())} error frames {dict(t.errors) or ''}, "
+        f"{t.closed} sockets closed, {t.lost} lost updates (viewer never got the version)",
+        f"frames: {t.frames} received, mean {ours['mean_frame_bytes'] / 1024:.1f} KiB",
+    ]
+    server = ours["server"]
+    accepted = max(1, t.submitted - t.refused)
+    if server:
+        renders = server["render_table_live"]
+        snaps = server["load_snapshot"]
+        lobby = server["render_lobby_list"]
+        casts = server["broadcast_table"]
+        out.append(
+            f"server work per accepted decision: {renders['count'] / accepted:.2f} board renders "
+            f"({_ms(renders)} each), {snaps['count'] / accepted:.2f} snapshot loads "
+            f"({_ms(snaps)} each), {lobby['count'] / accepted:.2f} lobby renders "
+            f"({_ms(lobby)} each), broadcast_table {_ms(casts)} each (lobby included), "
+            f"{server['frames_sent']['count'] / accepted:.1f} frames sent"
+        )
+    summary_ours = summary(t.latencies)
+    if "floor" in report:
+        f = report["floor"]
+        s = summary(f["latencies"])
+        out.append(
+            f"floor (bare Channels consumer, same sockets, same layer, "
+            f"{int(ours['mean_frame_bytes'])}-byte frames): {fmt_ms(f['latencies'])}; "
+            f"{f['lost']} lost, {f['closed']} closed; {f['kb_per_socket']:.1f} KB per idle socket"
+        )
+        out.append(
+            f"ours / floor: p50 {_ratio(summary_ours['p50'], s['p50'])}, "
+            f"p99 {_ratio(summary_ours['p99'], s['p99'])}"
+        )
+    out.append(
+        f"budgets: p50 <= 10 ms: {verdict(summary_ours['p50'], 10)}; "
+        f"p99 <= 50 ms: {verdict(summary_ours['p99'], 50)}; "
+        f"last viewer p99 <= 250 ms: {verdict(summary(t.last_viewer)['p99'], 250)}; "
+        f"0 errors: {'met' if not (t.errors or t.closed or t.lost) else 'MISSED'}"
+    )
+    return out
+
+
+def _ms(entry: dict) -> str:
+    if not entry["count"]:
+        return "-"
+    return f"{entry['total'] / entry['count'] * 1000:.1f} ms"
+
+
+def _ratio(a: float, b: float) -> str:
+    if math.isnan(a) or math.isnan(b) or b == 0:
+        return "n/a"
+    return f"{a / b:.1f}x"
+
+
+def _cores() -> int:
+    import os
+
+    return os.cpu_count() or 0
