@@ -1,0 +1,156 @@
+"""`manage.py bench_render`: the game page's server render time, and its parts.
+
+Run as `python -m bench.render` in a fresh database (the command sets DATABASE_URL): one 4-hero
+table is started through the services and played on by random legal decisions (do_act); at
+each chosen point of the game it times, `--repeat` times each:
+
+- page: GET /t/<slug>/ through Django's test Client (middleware, session, view, templates), for
+  the seated player of seat 1 and for a spectator;
+- live: the websocket fragment (load_snapshot + render_table_live), as the consumer renders it;
+- board: adapter.render alone (engine.view for the viewer, then the board templates);
+- view: engine.view alone, to tell the engine's share from the templates'.
+
+Prints JSON (the command turns it into report lines).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from collections.abc import Callable
+
+
+def _time(fn: Callable[[], object], repeat: int) -> tuple[list[float], object]:
+    out = []
+    result = None
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out, result
+
+
+def bench(points: list[int], repeat: int, seed: int) -> dict:
+    from django.contrib.sessions.backends.db import SessionStore
+    from django.test import Client, override_settings
+
+    from games.kilforth import adapter, engine
+    from games.tables import realtime, services
+    from games.tables.identity import PLAYER_KEY, SPECTATOR_ACCESS, grant_access
+    from games.tables.models import Game, Player, Seat
+    from games.tables.rendering import load_snapshot, render_table_live
+
+    realtime.broadcast_table = lambda table_id: None  # nobody listens; keep the lobby out of it
+    players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
+    table = services.do_create_table(
+        players[0],
+        {"name": "Render bench", "edition": "gloom", "mode": "competitive", "seat_count": 4},
+    )
+    for number, player in enumerate(players):
+        Seat.objects.filter(table=table, number=number).update(player=player)
+    services.do_start_game(table, players[0])
+    with override_settings(KILFORTH_TEST_SEED=seed):
+        for player in players:
+            services.do_pick_hero(table, player, "", "", False)
+
+    def client(player: object = None) -> Client:
+        store = SessionStore()
+        if player is not None:
+            store[PLAYER_KEY] = player.pk
+        else:
+            grant_access(store, table, SPECTATOR_ACCESS)
+        store.create()
+        c = Client()
+        c.cookies["sessionid"] = store.session_key
+        return c
+
+    seat_client, spectator_client = client(players[0]), client()
+    rng = random.Random(seed)
+    played = 0
+    results = []
+    for point in sorted(points):
+        while played < point:
+            state = adapter.load(Game.objects.get(table=table).state)
+            if state.result is not None:
+                break
+            seat = state.waiting_for[0]
+            key = rng.choice(adapter.legal(state, seat)).key
+            services.do_act(table, players[seat], key, state.version)
+            played += 1
+        game = Game.objects.get(table=table)
+        state = adapter.load(game.state)
+        names = {n: p.name for n, p in enumerate(players)}
+        url = f"/t/{table.slug}/"
+        row: dict = {"point": point, "played": played, "version": game.version}
+        row["day"] = state.day if hasattr(state, "day") else None
+        row["page_seat"], page = _time(lambda: seat_client.get(url), repeat)
+        assert page.status_code == 200, page.status_code
+        row["page_bytes"] = len(page.content)
+        row["page_spectator"], page = _time(lambda: spectator_client.get(url), repeat)
+        assert page.status_code == 200, page.status_code
+        row["snapshot"], snapshot = _time(lambda: load_snapshot(table.pk), repeat)
+        row["live_seat"], html = _time(
+            lambda: render_table_live(snapshot, players[0].pk, "player"), repeat
+        )
+        row["live_bytes"] = len(html)
+        row["board_seat"], board = _time(
+            lambda: adapter.render(state, 0, names, {0, 1, 2, 3}, table.slug), repeat
+        )
+        row["board_spectator"], _ = _time(
+            lambda: adapter.render(state, None, names, {0, 1, 2, 3}, table.slug), repeat
+        )
+        row["board_bytes"] = len(board)
+        row["view_seat"], _ = _time(lambda: engine.view(state, 0), repeat)
+        row["load_state"], _ = _time(lambda: adapter.load(game.state), repeat)
+        row["state_bytes"] = len(game.state)
+        results.append(row)
+    return {"points": results, "repeat": repeat}
+
+
+def main(argv: list[str] | None = None) -> None:
+    import django
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--points", default="0,150,300")
+    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    django.setup()
+    points = [int(p) for p in args.points.split(",") if p.strip()]
+    json.dump(bench(points, args.repeat, args.seed), sys.stdout)
+
+
+def lines(result: dict) -> list[str]:
+    from .stats import summary, verdict
+
+    def ms(values: list[float]) -> str:
+        s = summary(values)
+        return f"p50 {s['p50']:.1f} / p99 {s['p99']:.1f}"
+
+    out = [
+        f"{result['repeat']} renders per figure, ms as p50 / p99; one 4-hero Gloom game, "
+        "competitive, random legal decisions between points"
+    ]
+    for row in result["points"]:
+        out.append(
+            f"after {row['played']} decisions (version {row['version']}): "
+            f"page as seat {ms(row['page_seat'])} ({row['page_bytes'] / 1024:.0f} KiB), "
+            f"as spectator {ms(row['page_spectator'])}; "
+            f"live fragment {ms(row['live_seat'])} ({row['live_bytes'] / 1024:.0f} KiB) "
+            f"+ snapshot {ms(row['snapshot'])}; "
+            f"board alone: seat {ms(row['board_seat'])}, spectator {ms(row['board_spectator'])} "
+            f"({row['board_bytes'] / 1024:.0f} KiB); engine.view {ms(row['view_seat'])}; "
+            f"state load {ms(row['load_state'])} ({row['state_bytes'] / 1024:.0f} KiB JSON)"
+        )
+    worst = max(summary(r["page_seat"])["p50"] for r in result["points"])
+    out.append(
+        f"budget: page p50 <= 20 ms at every point: {verdict(worst, 20)} (worst {worst:.1f})"
+    )
+    return out
+
+
+if __name__ == "__main__":
+    main()
