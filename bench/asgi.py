@@ -18,8 +18,10 @@ from typing import Any
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kilforth_site.settings")
 
-from games.tables import consumers, realtime, rendering  # noqa: E402
 from kilforth_site.asgi import application as site  # noqa: E402
+
+# isort: split
+from games.tables import consumers, realtime, rendering  # noqa: E402
 
 COUNTERS: dict[str, list[float]] = {}
 

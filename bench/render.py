@@ -21,6 +21,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 
 
 def _time(fn: Callable[[], object], repeat: int) -> tuple[list[float], object]:
@@ -86,25 +87,25 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
         url = f"/t/{table.slug}/"
         row: dict = {"point": point, "played": played, "version": game.version}
         row["day"] = state.day if hasattr(state, "day") else None
-        row["page_seat"], page = _time(lambda: seat_client.get(url), repeat)
+        row["page_seat"], page = _time(partial(seat_client.get, url), repeat)
         assert page.status_code == 200, page.status_code
         row["page_bytes"] = len(page.content)
-        row["page_spectator"], page = _time(lambda: spectator_client.get(url), repeat)
+        row["page_spectator"], page = _time(partial(spectator_client.get, url), repeat)
         assert page.status_code == 200, page.status_code
-        row["snapshot"], snapshot = _time(lambda: load_snapshot(table.pk), repeat)
+        row["snapshot"], snapshot = _time(partial(load_snapshot, table.pk), repeat)
         row["live_seat"], html = _time(
-            lambda: render_table_live(snapshot, players[0].pk, "player"), repeat
+            partial(render_table_live, snapshot, players[0].pk, "player"), repeat
         )
         row["live_bytes"] = len(html)
         row["board_seat"], board = _time(
-            lambda: adapter.render(state, 0, names, {0, 1, 2, 3}, table.slug), repeat
+            partial(adapter.render, state, 0, names, {0, 1, 2, 3}, table.slug), repeat
         )
         row["board_spectator"], _ = _time(
-            lambda: adapter.render(state, None, names, {0, 1, 2, 3}, table.slug), repeat
+            partial(adapter.render, state, None, names, {0, 1, 2, 3}, table.slug), repeat
         )
         row["board_bytes"] = len(board)
-        row["view_seat"], _ = _time(lambda: engine.view(state, 0), repeat)
-        row["load_state"], _ = _time(lambda: adapter.load(game.state), repeat)
+        row["view_seat"], _ = _time(partial(engine.view, state, 0), repeat)
+        row["load_state"], _ = _time(partial(adapter.load, game.state), repeat)
         row["state_bytes"] = len(game.state)
         results.append(row)
     return {"points": results, "repeat": repeat}
@@ -146,9 +147,7 @@ def lines(result: dict) -> list[str]:
             f"state load {ms(row['load_state'])} ({row['state_bytes'] / 1024:.0f} KiB JSON)"
         )
     worst = max(summary(r["page_seat"])["p50"] for r in result["points"])
-    out.append(
-        f"budget: page p50 <= 20 ms at every point: {verdict(worst, 20)} (worst {worst:.1f})"
-    )
+    out.append(f"budget: page p50 <= 20 ms at every point: {verdict(worst, 20)} ({worst:.1f})")
     return out
 
 
