@@ -94,46 +94,63 @@ def free_port() -> int:
 
 
 class DaphneServer:
-    """A real daphne process on a free port with its own SQLite file."""
+    """A real daphne process on a free port with its own SQLite file (or the given services)."""
 
     def __init__(self, folder: Path, **extra_env: str) -> None:
         env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
         self.database = folder / "server.sqlite3"
+        self.log = folder / "daphne.log"  # a file, not a pipe: a full pipe would stall daphne
         env["DATABASE_URL"] = f"sqlite:///{self.database}"
         env.update(extra_env)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "--noinput", "-v", "0"],
+        self.env = env
+        self.manage("migrate", "--noinput", "-v", "0")
+        self.port = free_port()
+        self.address = f"127.0.0.1:{self.port}"
+        self.start()
+
+    def manage(self, *args: str) -> str:
+        """Run a manage.py command against this server's database and settings."""
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args],
             cwd=ROOT,
-            env=env,
+            env=self.env,
             check=True,
             timeout=120,
+            capture_output=True,
+            text=True,
         )
-        port = free_port()
-        self.address = f"127.0.0.1:{port}"
+        return done.stdout
+
+    def start(self) -> None:
         daphne = Path(sys.executable).with_name("daphne")
         self.process = subprocess.Popen(
             [
                 str(daphne),
-                *("-b", "127.0.0.1", "-p", str(port)),
-                *("--websocket-max-message-size", "65536"),  # as bin/serve runs it
+                *("-b", "127.0.0.1", "-p", str(self.port)),
+                *("--websocket-max-message-size", "1048576"),  # as bin/serve runs it
                 "kilforth_site.asgi:application",
             ],
             cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            env=self.env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log.open("ab"),
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return
             except OSError:
                 if self.process.poll() is not None:
-                    raise RuntimeError(self.process.stdout.read().decode()) from None
-                time.sleep(0.1)
+                    raise RuntimeError(self.log.read_text()) from None
+                time.sleep(0.05)
         self.stop()
         raise RuntimeError("daphne did not start listening within 30 s")
+
+    def kill(self) -> None:
+        """SIGKILL: no clean-up, no flushing, exactly like a crash."""
+        self.process.kill()
+        self.process.wait(timeout=10)
 
     def stop(self) -> None:
         self.process.terminate()
