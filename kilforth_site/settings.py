@@ -6,6 +6,7 @@ Production: DJANGO_DEBUG=0, DJANGO_SECRET_KEY, DJANGO_ALLOWED_HOSTS; `check --de
 """
 
 import os
+import tempfile
 from pathlib import Path
 
 import dj_database_url
@@ -126,8 +127,12 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # Tests use a file, not shared-cache memory: only a file gives real WAL locking semantics
     # (racing writers wait on the busy timeout instead of failing with "table is locked").
+    # One file per test process, so that test runs side by side never share a database.
     DATABASES["default"]["TEST"] = {
-        "NAME": env_str("DJANGO_TEST_SQLITE_NAME", str(BASE_DIR / "test-db.sqlite3"))
+        "NAME": env_str(
+            "DJANGO_TEST_SQLITE_NAME",
+            str(Path(tempfile.gettempdir()) / f"kilforth-test-{os.getpid()}.sqlite3"),
+        )
     }
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -193,6 +198,10 @@ KILFORTH_TEST_SEED = (env_int("KILFORTH_TEST_SEED", 0) or None) if DEBUG else No
 
 # Each server process drives the bots of its tables (games/tables/bots.py); off for unit tests.
 KILFORTH_BOT_DRIVER = env_bool("KILFORTH_BOT_DRIVER", True)
+
+# How often each process checks that its sockets show every table's newest version (a lost
+# broadcast is healed within this time; see games/tables/consumers.py: Freshness).
+KILFORTH_FRESHNESS_SECONDS = float(env_str("KILFORTH_FRESHNESS_SECONDS", "2"))
 
 # Websocket frames from browsers are small JSON forms; anything larger is refused unread.
 WEBSOCKET_MAX_MESSAGE_BYTES = env_int("KILFORTH_WS_MAX_MESSAGE_BYTES", 16 * 1024)

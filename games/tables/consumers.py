@@ -7,7 +7,9 @@ ids, which the extension swaps into the page out of band.
 
 import asyncio
 import json
+import logging
 import time
+import weakref
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
@@ -29,6 +31,8 @@ from .rendering import (
     render_table_live,
     viewer_key,
 )
+
+logger = logging.getLogger(__name__)
 
 # Close codes (RFC 6455 and the private 4000 range).
 CLOSE_TOO_BIG = 1009
@@ -85,6 +89,71 @@ def error_frame(message: str, code: str = "bad_request") -> str:
     return render_to_string("tables/_error_frame.html", {"message": message, "code": code})
 
 
+class Freshness:
+    """Per process and event loop: the safety net for broadcasts the channel layer lost.
+
+    Pub/sub delivers at most once (a Redis restart drops what was published meanwhile), and the
+    database is the truth. Every KILFORTH_FRESHNESS_SECONDS one query reads the versions of the
+    tables this process has sockets for; a table that moved past what its sockets were shown
+    gets its current state pushed to them. Runs only while the process has table sockets.
+    """
+
+    def __init__(self) -> None:
+        self.consumers: dict[int, set[TableConsumer]] = {}
+        self.seen: dict[int, int] = {}
+        self.task: asyncio.Task | None = None
+
+    def add(self, consumer: "TableConsumer") -> None:
+        self.consumers.setdefault(consumer.table.pk, set()).add(consumer)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self.run())
+
+    def remove(self, consumer: "TableConsumer") -> None:
+        group = self.consumers.get(consumer.table.pk)
+        if group is not None:
+            group.discard(consumer)
+            if not group:
+                del self.consumers[consumer.table.pk]
+
+    def saw(self, table_id: int, version: int) -> None:
+        if version > self.seen.get(table_id, 0):
+            self.seen[table_id] = version
+
+    async def run(self) -> None:
+        while self.consumers:
+            await asyncio.sleep(settings.KILFORTH_FRESHNESS_SECONDS)
+            ids = list(self.consumers)
+            try:
+                versions = await database_sync_to_async(_versions)(ids)
+                for table_id, version in versions.items():
+                    if version <= self.seen.get(table_id, 0):
+                        continue
+                    message = await database_sync_to_async(table_message)(table_id)
+                    if message is None:
+                        continue
+                    self.saw(table_id, version)
+                    for consumer in list(self.consumers.get(table_id, ())):
+                        await consumer.table_update(message)
+            except Exception:  # never let the safety net die; try again next round
+                logger.exception("freshness check failed")
+
+
+def _versions(ids: list[int]) -> dict[int, int]:
+    return dict(Table.objects.filter(pk__in=ids).values_list("pk", "version"))
+
+
+_freshness: "weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Freshness]" = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def freshness() -> Freshness:
+    loop = asyncio.get_running_loop()
+    if loop not in _freshness:
+        _freshness[loop] = Freshness()
+    return _freshness[loop]
+
+
 class LobbyConsumer(AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.limit = RateLimit()
@@ -120,6 +189,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(table_group(self.table.pk), self.channel_name)
         await self.accept()
+        freshness().add(self)
         await database_sync_to_async(services.do_connect)(
             self.table, self.channel_name, self.viewer, self.player
         )
@@ -141,6 +211,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "table"):
+            freshness().remove(self)
             await self.channel_layer.group_discard(table_group(self.table.pk), self.channel_name)
             await database_sync_to_async(services.do_disconnect)(self.channel_name)
 
@@ -217,6 +288,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # an older state than what this socket already shows (messages can cross)
         if self.sent_key == state_key:
             return
+        freshness().saw(table_id, version)
         snapshot = await _snapshot(table_id, event["slug"], version)
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)

@@ -5,11 +5,15 @@ read once here. Consumers render each distinct view of that state once per proce
 and send the same HTML to every socket sharing it, so a thousand spectators cost one render.
 """
 
+import logging
+import time
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 from django.db.models import F
 
+log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 # Every process's bot driver listens here (games/tables/bots.py).
 BOT_GROUP = "kilforth-bots"
@@ -31,10 +35,24 @@ def on_commit_presence(table_id: int) -> None:
     transaction.on_commit(lambda: broadcast_table(table_id))
 
 
-def _send(group: str, message: dict) -> None:
+def _send(group: str, message: dict, attempts: int = 4) -> None:
+    """Publish to a group; a channel layer that hiccups (Redis restarting) is tried again.
+
+    The database already holds the change, so a lost broadcast costs only freshness; still,
+    a few quick retries carry the update across a Redis restart instead of dropping it.
+    """
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, message)
+    if layer is None:
+        return
+    for attempt in range(attempts):
+        try:
+            async_to_sync(layer.group_send)(group, message)
+            return
+        except Exception:  # the layer's own errors (redis ConnectionError and kin)
+            if attempt == attempts - 1:
+                log.exception("broadcast to %s lost after %s attempts", group, attempts)
+                return
+            time.sleep(0.25 * (attempt + 1))
 
 
 def table_message(table_id: int) -> dict | None:

@@ -241,3 +241,16 @@ async def test_closing_a_table_reaches_everyone_watching_it():
     assert "Evening quest" not in frame
     for communicator in (host_socket, watcher, lobby):
         await communicator.disconnect()
+
+
+async def test_a_lost_broadcast_is_healed_by_the_freshness_check(settings):
+    settings.KILFORTH_FRESHNESS_SECONDS = 0.1
+    host, table = await db(_host_and_table)()
+    watcher = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
+    await receive_until(watcher, 'id="table-live"')
+    # A change that reaches the database but whose broadcast the channel layer loses.
+    bob = await db(Player.objects.create)(name="Bob")
+    await db(Seat.objects.filter(table=table, number=2).update)(player=bob)
+    await db(Table.objects.filter(pk=table.pk).update)(version=table.version + 1)
+    assert "Bob" in await receive_until(watcher, "Bob", wait=3)
+    await watcher.disconnect()
