@@ -10,6 +10,7 @@ import json
 import logging
 import time
 import weakref
+from importlib import import_module
 from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
@@ -243,9 +244,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=error_frame(exc.message, exc.code))
 
     def _dispatch(self, message: dict[str, Any]) -> None:
-        # Identity and access are read again for every action: a seat lost or a session logged
-        # out since the socket opened must not keep its powers.
-        session = self.scope["session"]
+        # Identity and access are read again for every action, from the session store itself:
+        # a seat lost or a session logged out since the socket opened must not keep its powers.
+        session = fresh_session(self.scope["session"])
         self.table.refresh_from_db()
         self.player = player_from_session(session)
         self.access = access_level(session, self.table, self.player)
@@ -305,6 +306,14 @@ class TableConsumer(AsyncWebsocketConsumer):
             _fragments.put(key, html)
         self.sent_key = state_key
         await self.send(text_data=html)
+
+
+def fresh_session(session: Any) -> Any:
+    """The session as stored now (the socket's copy was read when it connected)."""
+    key = getattr(session, "session_key", None)
+    if not key:
+        return {}
+    return import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
 
 
 def _version(message: dict[str, Any]) -> int:
