@@ -33,8 +33,10 @@ def forbidden_strings(state, viewer) -> set[str]:
         secrets.update(deck[-3:])
     for hero in state.heroes:
         if hero["seat"] != viewer:
-            secrets.update(hero["hand"])
-            secrets.update(content().card(c)["name"] for c in hero["hand"])
+            for card in hero["hand"]:
+                # A card seen in public first (defeated on the map, say) is no secret.
+                if card not in allowed:
+                    secrets.update({card, content().card(card)["name"]})
     return {s for s in secrets if s not in allowed}
 
 
