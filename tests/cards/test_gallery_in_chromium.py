@@ -111,3 +111,26 @@ def test_the_cards_are_reachable_by_keyboard(new_page):
         page.keyboard.press("Tab")
         seen.append(page.evaluate("document.activeElement.closest('.kc')?.dataset.card || ''"))
     assert any(seen), "Tab reaches the cards' links"
+
+
+@pytest.mark.server
+def test_without_javascript_the_filter_form_still_filters(browser, daphne_server):
+    context = browser.new_context(
+        base_url=f"http://{daphne_server}",
+        java_script_enabled=False,
+        viewport={"width": 390, "height": 844},
+    )
+    try:
+        page = context.new_page()
+        page.goto("/cards/")
+        page.select_option("#kg-f-kind", "night")
+        page.select_option("#kg-f-edition", "shadows")
+        page.click("button[type=submit]")
+        page.wait_for_url("**kind=night**")
+        assert "edition=shadows" in page.url
+        cards = page.locator(".kc")
+        assert cards.count() > 0
+        assert cards.count() == page.locator(".kc-night").count()
+        assert page.locator("#kg-f-kind").input_value() == "night"
+    finally:
+        context.close()

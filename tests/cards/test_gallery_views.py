@@ -194,3 +194,34 @@ def test_effects_read_as_sentences():
         "Make a sneak test needing 2 successes; on success become hidden. Then draw a loot token."
     )
     assert sentence([{"k": "steal_gold", "n": 2}]) == "Steal gold (n 2)."
+
+
+def test_a_card_added_to_the_files_shows_up_in_the_gallery_and_has_a_page(
+    client, tmp_path, monkeypatch
+):
+    import shutil
+
+    from games.kilforth.engine.cards import CONTENT_DIR, load_files
+    from games.kilforth.gallery import cards as gallery_cards
+
+    folder = tmp_path / "content"
+    shutil.copytree(CONTENT_DIR, folder)
+    (folder / "common" / "more.toml").write_text(
+        'encounter = [\n  {id = "e.glimmer_moth", name = "Glimmer Moth", type = "enemy",'
+        ' terrain = "plains", fight = 1, health = 1, gold = 1, keywords = ["*lantern"],'
+        ' trophy = [{k = "gain_fate", n = 1}, {k = "draw_loot"}]},\n]\n',
+        encoding="utf-8",
+    )
+    steps.load_all()
+    grown = load_files(sorted(folder.rglob("*.toml")), set(steps.CARD_STEPS))
+    monkeypatch.setattr(gallery_cards, "content", lambda: grown)
+    gallery_cards.clear_cache()
+    try:
+        listed = shown(client.get("/cards/", {"terrain": "plains", "kind": "encounter"}))
+        assert "e.glimmer_moth" in listed
+        page = html.unescape(client.get("/cards/e.glimmer_moth/").text)
+        assert "Glimmer Moth" in page
+        assert "Gain 1 fate, then draw a loot token." in page
+        assert "lantern" in page and "unique" in page
+    finally:
+        gallery_cards.clear_cache()
