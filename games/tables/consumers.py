@@ -10,9 +10,9 @@ import json
 import logging
 import time
 import weakref
-from importlib import import_module
 from collections import OrderedDict
 from dataclasses import replace
+from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async

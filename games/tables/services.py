@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from . import realtime
 from .identity import PLAYER_ACCESS
-from .models import Action, BotLevel, Connection, Game, Player, Seat, Table, TableStatus
+from .models import Action, Connection, Game, Player, Seat, Table, TableStatus
 
 
 class ServiceError(Exception):
@@ -143,14 +143,27 @@ def do_leave_seat(table: Table, player: Player | None) -> None:
         _touch(table)
 
 
+def _seat_for_host(table: Table, actor: Player | None, number: int) -> tuple[Table, Seat]:
+    """Inside a transaction: the locked table and one of its seats, for a host-only change."""
+    table = _locked_table(table)
+    check_host(table, actor)
+    check_open(table)
+    seat = Seat.objects.filter(table=table, number=number).first()
+    if seat is None:
+        raise NotFound(f"This table has no seat {number + 1}.")
+    return table, seat
+
+
+def check_bot_level(level: str) -> None:
+    from games.kilforth import adapter
+
+    if level not in adapter.bot_levels():
+        raise ServiceError("Choose one of the bot levels on offer.")
+
+
 def do_remove_player(table: Table, actor: Player | None, number: int) -> None:
     with transaction.atomic():
-        table = _locked_table(table)
-        check_host(table, actor)
-        check_open(table)
-        seat = Seat.objects.filter(table=table, number=number).first()
-        if seat is None:
-            raise NotFound(f"This table has no seat {number + 1}.")
+        table, seat = _seat_for_host(table, actor, number)
         if seat.player_id is None and not seat.bot:
             raise Conflict(f"{seat.label} is already empty.")
         seat.player = None
@@ -350,15 +363,9 @@ def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player
 
 def do_seat_bot(table: Table, actor: Player | None, number: int, level: str) -> None:
     """Before the start, the host gives a free seat to a bot (or changes its level)."""
-    if level not in {BotLevel.RANDOM, BotLevel.HEURISTIC}:
-        raise ServiceError("Choose a bot level: random or sensible.")
+    check_bot_level(level)
     with transaction.atomic():
-        table = _locked_table(table)
-        check_host(table, actor)
-        check_open(table)
-        seat = Seat.objects.filter(table=table, number=number).first()
-        if seat is None:
-            raise NotFound(f"This table has no seat {number + 1}.")
+        table, seat = _seat_for_host(table, actor, number)
         if seat.player_id is not None:
             raise Conflict(f"{seat.label} has a player; remove them first.")
         Seat.objects.filter(pk=seat.pk).update(bot=level)
@@ -369,8 +376,7 @@ def do_hand_to_bot(table: Table, actor: Player | None, number: int, level: str) 
     """The host lets a bot stand in for a player who vanished while the game waits on them."""
     from games.kilforth import adapter
 
-    if level not in {BotLevel.RANDOM, BotLevel.HEURISTIC}:
-        raise ServiceError("Choose a bot level: random or sensible.")
+    check_bot_level(level)
     with transaction.atomic():
         table = _locked_table(table)
         check_host(table, actor)

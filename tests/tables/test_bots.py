@@ -29,7 +29,7 @@ def test_the_host_gives_a_free_seat_to_a_bot_and_nobody_else_can():
     assert Seat.objects.get(table=table, number=1).bot == "random"
     with pytest.raises(services.Conflict, match="already taken"):
         services.do_take_seat(table, guest, 1, "player")
-    with pytest.raises(services.ServiceError, match="bot level"):
+    with pytest.raises(services.ServiceError, match="bot levels on offer"):
         services.do_seat_bot(table, host, 0, "grandmaster")
 
 

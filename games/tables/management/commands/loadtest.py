@@ -26,6 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--floor-seconds", type=float, default=None)
         parser.add_argument("--visibility", default="public", choices=["public", "unlisted"])
         parser.add_argument("--plain", action="store_true", help="serve without the counters")
+        parser.add_argument("--connect-concurrency", type=int, default=50)
         parser.add_argument("--settle-limit", type=float, default=180.0)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--no-progress", action="store_true")
@@ -50,6 +51,7 @@ class Command(BaseCommand):
             visibility=options["visibility"],
             instrumented=not options["plain"],
             settle_limit=options["settle_limit"],
+            connect_concurrency=max(1, min(options["connect_concurrency"], 500)),
             seed=options["seed"],
             progress=not options["no_progress"],
         )
