@@ -438,6 +438,9 @@ def _race(c: Content, card: dict, v: dict) -> None:
             "values": _hero_values(fem_attrs),
         },
     ]
+    for side in v["sides"]:
+        numbers = ", ".join(f"{x['label'].lower()} {x['value']}" for x in side["values"])
+        _fact(v, side["name"], numbers)
     _fact(v, "Sneak (decides who goes first)", card.get("sneak", 0))
     _appear(v, "Dealt to a hero at setup, with a class.")
 
@@ -495,6 +498,24 @@ def _saga(c: Content, card: dict, v: dict) -> None:
         "where": _where_by_edition(c, fin.get("where")),
     }
     v["totem"] = _ref(c, card["id"] + ".totem")
+    for ch in chapters:
+        words = "pay a card for each keyword: " + (", ".join(ch["keywords"]) or "none")
+        if ch["solo"]:
+            words += f"; with 1-2 players also {', '.join(ch['solo'])}"
+        il = ch["interlude"]
+        if il:
+            spots = " or ".join(f"{w['name']} ({w['edition']})" for w in il["where"])
+            words += (
+                f". In Shadows it is an interlude instead: a {il['attr']} test, {il['need']}"
+                f" successes, at {spots}"
+            )
+            if il["keywords"]:
+                words += f"; with 1-2 players also pay {', '.join(il['keywords'])}"
+        _fact(v, f"Chapter {ch['n']}", words)
+    fin = v["finale"]
+    spots = " or ".join(f"{w['name']} ({w['edition']})" for w in fin["where"])
+    _fact(v, "Finale", f"{fin['attr']} test, {fin['need']} successes, at {spots}")
+    _fact(v, "Totem", v["totem"]["name"])
     if card.get("class"):
         v["klass"] = _ref(c, card["class"])
         _appear(v, "The saga of the class", [v["klass"]])
@@ -529,7 +550,11 @@ def _plot(c: Content, card: dict, v: dict) -> None:
     ab = card.get("ability") or {}
     v["ability"] = [f"{n:+d} {k}" for k, n in ab.items() if isinstance(n, int) and n]
     _effect(v, "When it comes out", card.get("enter"))
-    _fact(v, "To defeat", f"{v['defeat']['label']} test, {card.get('need')} successes (clear)")
+    _fact(
+        v,
+        "To defeat",
+        f"{v['defeat']['label']} test, {card.get('need')} successes, with the clear action",
+    )
     if v["ability"]:
         _fact(v, "The ancient gains", ", ".join(v["ability"]))
     _appear(v, "In the plot deck of", [v["ancient"]])
