@@ -75,7 +75,9 @@ class Pending:
 
 
 class Viewer:
-    def __init__(self, table: TableClient, index: int, seat: int | None, session: str) -> None:
+    def __init__(
+        self, table: TableClient, index: int, seat: int | None, session: str | None
+    ) -> None:
         self.table = table
         self.index = index
         self.seat = seat  # None for a spectator
@@ -109,7 +111,7 @@ class Viewer:
 class TableClient:
     """One table's viewers (4 players, then the spectators) and its decisions in flight."""
 
-    def __init__(self, slug: str, players: list[str], spectators: list[str]) -> None:
+    def __init__(self, slug: str, players: list[str], spectators: list[str | None]) -> None:
         self.slug = slug
         self.viewers = [Viewer(self, i, i, key) for i, key in enumerate(players)]
         self.viewers += [
@@ -149,8 +151,9 @@ class TableClient:
             if actor.version <= version:
                 totals.late_ticks += 1
                 return
-        newest = max(v.version for v in self.viewers if v.seat is not None)
-        asked = [v for v in self.viewers if v.seat is not None and v.keys and v.version == newest]
+        seats = [v for v in self.viewers if v.seat is not None and v.ws is not None]
+        newest = max((v.version for v in seats), default=-1)
+        asked = [v for v in seats if v.keys and v.version == newest]
         if not asked:
             totals.idle_ticks += 1
             return

@@ -25,6 +25,11 @@ class Command(BaseCommand):
         parser.add_argument("--no-floor", action="store_true", help="skip the floor run")
         parser.add_argument("--floor-seconds", type=float, default=None)
         parser.add_argument("--visibility", default="public", choices=["public", "unlisted"])
+        parser.add_argument(
+            "--anonymous-spectators",
+            action="store_true",
+            help="spectators without a session cookie (public tables only)",
+        )
         parser.add_argument("--plain", action="store_true", help="serve without the counters")
         parser.add_argument("--connect-concurrency", type=int, default=50)
         parser.add_argument("--settle-limit", type=float, default=180.0)
@@ -53,6 +58,7 @@ class Command(BaseCommand):
             settle_limit=options["settle_limit"],
             connect_concurrency=max(1, min(options["connect_concurrency"], 500)),
             seed=options["seed"],
+            anonymous_spectators=options["anonymous_spectators"],
             progress=not options["no_progress"],
         )
         report = asyncio.run(run(opts))
