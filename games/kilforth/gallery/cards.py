@@ -243,6 +243,11 @@ def _location(c: Content, card: dict, v: dict) -> None:
         market=bool(card.get("market")),
         centre=str(card.get("centre") or ""),
     )
+    if v["centre"]:
+        v["badge"] = {
+            "icon": "none",
+            "label": "Harder centre" if v["centre"] == "harder" else "Centre",
+        }
     _effect(v, "Arriving (colour side)", card.get("arrive"))
     _effect(v, "Arriving (gloom side)", card.get("gloom_arrive"))
     night = card.get("night")
