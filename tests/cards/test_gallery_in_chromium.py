@@ -78,6 +78,8 @@ def test_filtering_swaps_the_gallery_in_place_and_keeps_the_address(new_page, sc
     cards = page.locator(".kc")
     assert cards.count() == page.locator(".kc-encounter.t-forest").count()
     assert page.evaluate("document.activeElement.id") == "kg-f-terrain", "focus stays on the filter"
+    announced = page.inner_text("#kg-announce")
+    assert announced == f"Showing {cards.count()} of {len(all_ids())} cards."
     page.screenshot(path=str(SCREENSHOTS / "cards-phone-filtered.png"))
     found = page.evaluate(LAYOUT)
     assert found["overflow"] <= 0 and found["overlaps"] == []

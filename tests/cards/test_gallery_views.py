@@ -104,6 +104,7 @@ def test_an_htmx_request_gets_only_the_gallery_with_a_tidy_address(client):
     )
     assert response.text.lstrip().startswith('<div id="kg-gallery"')
     assert "<html" not in response.text
+    assert '<p id="kg-announce" hx-swap-oob="innerHTML">Showing' in response.text
     assert response["HX-Push-Url"] == "/cards/?kind=encounter"
     assert "HX-Request" in response["Vary"]
     restore = client.get(

@@ -94,7 +94,8 @@ def gallery(request: HttpRequest) -> HttpResponse:
     context = gallery_context(request.GET)
     htmx = getattr(request, "htmx", None)
     if htmx and not htmx.history_restore_request:
-        response = render(request, "kilforth/gallery/_gallery.html", context)
+        # `partial`: also tell screen readers, through the page's live region, what changed.
+        response = render(request, "kilforth/gallery/_gallery.html", {**context, "partial": True})
         # The address bar shows only the filters in use, not every empty field of the form.
         query = urlencode(chosen_filters(request.GET))
         return push_url(response, reverse("cards") + (f"?{query}" if query else ""))
