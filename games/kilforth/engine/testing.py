@@ -78,6 +78,31 @@ def card_locations(state: State) -> dict[str, list[str]]:
     return {c: z for c, z in where.items() if content().cards[c]["kind"] in kinds}
 
 
+def card_ids(state: State) -> list[str]:
+    """Every card id in every zone, as one flat list (fast; duplicates show a bug)."""
+    out: list[str] = []
+    for pile in state.decks.values():
+        out += pile
+    for pile in state.discards.values():
+        out += pile
+    out += state.loot_bag
+    out += state.loot_used
+    out += state.removed
+    out += state.limbo
+    if state.weather:
+        out.append(state.weather)
+    for loc in state.map:
+        out += loc["enc"]
+        out += loc["plots"]
+    for a in state.ancients:
+        out += a["plots"]
+    for h in state.heroes:
+        out += h["hand"]
+        out += h["assets"]
+        out += h["loot"]
+    return out
+
+
 def conserved_universe(state: State) -> set[str]:
     c = content()
     out = {x for x in c.by_kind["encounter"] + c.by_kind["reward"] + c.by_kind["loot"]}
