@@ -355,3 +355,8 @@ def test_clear_presence_forgets_sockets_left_by_a_previous_run(person):
     Connection.objects.create(table=table, channel_name="gone!1", viewer="s1")
     call_command("clear_presence", verbosity=0)
     assert not Connection.objects.exists()
+
+
+def test_the_lobby_links_to_the_card_gallery(client, db):
+    page = client.get("/").content.decode()
+    assert 'href="/cards/"' in page and "Browse the cards" in page
