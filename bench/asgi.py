@@ -65,9 +65,15 @@ def stats() -> dict:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1])
+    fragments = consumers._fragments.items
     return {
         "pid": os.getpid(),
         "rss_kb": rss,
+        "fragment_cache": {
+            "entries": len(fragments),
+            "bytes": sum(len(html) for html in fragments.values()),
+        },
+        "snapshots": len(consumers._snapshots),
         "counters": {k: {"count": int(v[0]), "total": v[1]} for k, v in COUNTERS.items()},
     }
 

@@ -146,7 +146,9 @@ class Daphne:
         return rss_kb(self.pid)
 
     def get(self, path: str, timeout: float = 30) -> bytes:
-        with urllib.request.urlopen(f"http://{self.address}{path}", timeout=timeout) as answer:
+        # Loopback only: never through a proxy from the environment.
+        opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with opener.open(f"http://{self.address}{path}", timeout=timeout) as answer:
             return answer.read()
 
     def stats(self) -> dict:

@@ -32,7 +32,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--plain", action="store_true", help="serve without the counters")
         parser.add_argument("--connect-concurrency", type=int, default=50)
-        parser.add_argument("--settle-limit", type=float, default=180.0)
+        parser.add_argument("--settle-limit", type=float, default=300.0)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--no-progress", action="store_true")
 
