@@ -157,3 +157,40 @@ def test_the_simulation_core_reports_speed_and_outcomes():
     assert report.wins + report.losses == 2 and report.actions_mean > 0
     assert report.act_p50_us > 0 and report.act_p99_us >= report.act_p50_us
     assert any("games/s" in line for line in report.lines())
+
+
+def test_a_game_paused_mid_chapter_resumes_from_its_json():
+    s = game()
+    no_fate(s)
+    T.set_hero(s, 0, gold=10, chapter=3)
+    for c in ("r.flamebearer", "r.tinderbox", "e.fungus_ring"):
+        T.give(s, 0, c)
+    T.begin_turn(s, 0)
+    s = act(s, 0, "regale")
+    s = act(s, 0, keys(s, 0)[0])
+    assert prompt(s) == (0, "keyword")
+    restored = State.from_json(s.to_json())
+    assert restored == s
+    for _ in range(3):
+        if restored.prompt["kind"] != "keyword":
+            break
+        k = keys(restored, 0)[0]
+        restored, s = act(restored, 0, k), act(s, 0, k)
+    assert restored == s and s.heroes[0]["chapter"] == 4
+
+
+def test_replaying_the_recorded_actions_from_the_seed_reproduces_the_game():
+    import random
+
+    from games.kilforth.engine import Settings, new_game
+
+    settings = Settings(edition="shadows", mode="cooperative", heroes=3)
+    s = new_game(settings, 77)
+    r = random.Random(3)
+    for _ in range(120):
+        seat = s.waiting_for[0]
+        s = act(s, seat, r.choice(legal(s, seat)).key)
+    again = new_game(Settings.from_dict(s.settings), s.seed)
+    for seat, key in s.actions:
+        again = act(again, seat, key)
+    assert again == s and again.version == len(s.actions) == 120
