@@ -310,3 +310,13 @@ def test_a_hero_defeated_by_weather_goes_to_the_centre():
     T.top(s, "night", next(c for c in s.decks["night"] if card(c)["type"] == "quest"))
     s = T.start_night(s)
     assert s.heroes[1]["loc"] == 12 and events(s, "hero_defeated")[-1]["seat"] == 1
+
+
+@pytest.mark.rule("NIGHT-5", "ANC-6")
+def test_if_the_first_hero_was_eliminated_the_next_hero_clockwise_makes_night_choices():
+    s = game(heroes=3)
+    s.first = 1
+    T.run_steps(s, {"k": "eliminate", "seat": 1})
+    T.top(s, "night", "g.night.omen_of_crows")
+    s = T.start_night(s)
+    assert prompt(s) == (2, "card_choice")

@@ -6,7 +6,7 @@ the plot cards it absorbed on assault (ANC-3). Its plot deck is decks["plots:<id
 
 from __future__ import annotations
 
-from .board import active_heroes, card, loc_index, name, team_of
+from .board import active_heroes, card, first_active, loc_index, name, team_of
 from .cards import content
 from .effects import gain_loot, to_hand
 from .state import State, log
@@ -218,4 +218,4 @@ def _plot_check(state: State, s: dict) -> None:
             pid = state.decks[deck].pop()
             state.map[i]["plots"].append(pid)
             log(state, "plot_enters", ancient=anc["id"], plot=pid, loc=state.map[i]["id"])
-            push(state, *bind(card(pid)["enter"], state.first, card=pid))
+            push(state, *bind(card(pid)["enter"], first_active(state), card=pid))

@@ -50,6 +50,16 @@ def active_heroes(state: State) -> list[int]:
     return [h["seat"] for h in state.heroes if not h["eliminated"]]
 
 
+def first_active(state: State) -> int:
+    """The first hero, or the next hero clockwise still in the game (ANC-6)."""
+    n = len(state.heroes)
+    for i in range(n):
+        seat = (state.first + i) % n
+        if not state.heroes[seat]["eliminated"]:
+            return seat
+    return state.first
+
+
 def heroes_at(state: State, i: int) -> list[int]:
     return [h["seat"] for h in state.heroes if h["loc"] == i and not h["eliminated"]]
 

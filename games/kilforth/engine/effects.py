@@ -7,7 +7,7 @@ card conservation holds by construction.
 from __future__ import annotations
 
 from . import rng
-from .board import card, hero_name, unique_keywords
+from .board import card, first_active, hero_name, unique_keywords
 from .state import State, log
 from .steps import ask, bind, option, push, step
 
@@ -210,7 +210,7 @@ def _place_obstacle(state: State, s: dict) -> None:
 @step("choose", card=True)
 def _choose(state: State, s: dict) -> None:
     """A card's choice; `who` = "self" (default: the acting hero) or "first" (NIGHT-5)."""
-    seat = state.first if s.get("who") == "first" else s["seat"]
+    seat = first_active(state) if s.get("who") == "first" else s["seat"]
     if seat is None or state.heroes[seat]["eliminated"]:
         return
     opts = [

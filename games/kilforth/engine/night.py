@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .board import active_heroes, card, loc_index
+from .board import active_heroes, card, first_active, loc_index
 from .effects import discard_card, draw
 from .state import State, log
 from .steps import bind, push, step
@@ -76,7 +76,7 @@ def _darkness(state: State, s: dict) -> None:
         state.limbo.append(cid)
         push(
             state,
-            *bind(c["effect"], state.first, card=cid),
+            *bind(c["effect"], first_active(state), card=cid),
             {"k": "discard_limbo", "card": cid, "cleanup": True},
         )
     else:  # NIGHT-4
