@@ -260,3 +260,22 @@ def test_an_empty_loot_bag_is_refilled_from_used_tokens():
     T.run_steps(s, {"k": "draw_loot", "seat": 0})
     assert len(s.loot_bag) + len(s.loot_used) + len(s.heroes[0]["loot"]) == len(used)
     assert s.loot_bag
+
+
+@pytest.mark.rule("DAY-11", "TEST-4")
+def test_a_resolve_deed_can_be_used_after_seeing_the_dice_before_calling_on_fate():
+    s = game()
+    T.set_hero(s, 0, fate=0)
+    empty = [c for c in s.heroes[0]["hand"]]
+    for c in empty:
+        T.take(s, c)
+        s.discards[T.content().cards[c]["deck"]].append(c)
+    T.give(s, 0, "l.fortune_coin1", "loot")
+    confront_setup(s, "e.old_watchtower", "plains")
+    T.dice(s, 1, 1, 1, 1)
+    s = act(s, 0, "confront:e.old_watchtower:fight")
+    assert prompt(s) == (0, "fate") and "fate" not in keys(s, 0)
+    s = act(s, 0, "resolve:l.fortune_coin1")
+    assert prompt(s) == (0, "fate") and "fate" in keys(s, 0)
+    s = act(s, 0, "fate")
+    assert events(s, "confront")[-1]["total"] == 1

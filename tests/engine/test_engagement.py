@@ -232,6 +232,8 @@ def test_a_resolve_deed_can_be_used_between_battle_rounds():
     T.set_hero(s, 0, hp=4)
     T.dice(s, 1, 1, 1, 1, 6, 1, 1)
     T.begin_turn(s, 0)
+    assert prompt(s) == (0, "fate") and "resolve:l.tonic0" in keys(s, 0)  # after the roll
+    s = act(s, 0, "accept")
     assert s.heroes[0]["hp"] == 3
     assert "resolve:l.tonic0" in keys(s, 0)
     s = act(s, 0, "resolve:l.tonic0")

@@ -98,6 +98,11 @@ def _fate_offer(state: State, s: dict) -> None:
                         card=cid,
                     )
                 )
+    if state.turn == seat and state.phase == "daylight":
+        # DAY-11: deeds inside an action; e.g. a loot token that gives fate before calling on it.
+        from .deeds import resolve_options
+
+        opts += resolve_options(state, seat, back={"k": "fate_offer", "seat": seat, "tag": tag})
     if len(opts) == 1:
         return
     ask(
