@@ -46,6 +46,17 @@ consumers.render_table_live = counted("render_table_live", consumers.render_tabl
 consumers.load_snapshot = counted("load_snapshot", consumers.load_snapshot)
 rendering.render_lobby_list = counted("render_lobby_list", rendering.render_lobby_list)
 realtime.broadcast_table = counted("broadcast_table", realtime.broadcast_table)
+COUNTERS["table_update"] = [0, 0.0]
+_table_update = consumers.TableConsumer.table_update
+
+
+async def _counting_table_update(self: Any, event: dict) -> None:
+    # Every table.update a socket handles, sent or skipped (same state already shown).
+    COUNTERS["table_update"][0] += 1
+    await _table_update(self, event)
+
+
+consumers.TableConsumer.table_update = _counting_table_update
 COUNTERS["frames_sent"] = [0, 0.0]
 _send = consumers.TableConsumer.send
 

@@ -110,7 +110,7 @@ async def _settle(totals: Totals, processes: list, quiet: float, limit: float) -
                 work = tuple(
                     one["counters"][name]["count"]
                     for one in stats
-                    for name in ("broadcast_table", "render_table_live", "frames_sent")
+                    for name in ("broadcast_table", "table_update", "frames_sent")
                 )
             except OSError:
                 work = None
@@ -318,7 +318,11 @@ def lines(report: dict) -> list[str]:
         f"{'anonymous (no session) ' if o.anonymous_spectators else 'own-session '}spectators; "
         f"{o.rate:g} decision/table/s for {o.seconds:g} s",
         f"connect: {ours['sockets']} sockets in {ours['connect_seconds']:.1f} s, settled after "
-        f"{ours['settle_seconds']:.1f} s more; {ours['connect_frames']} frames "
+        f"{ours['settle_seconds']:.1f} s more (servers idle); "
+        f"{_count(ours['connect_server'], 'broadcast_table')} broadcasts, "
+        f"{_count(ours['connect_server'], 'table_update')} table.update messages handled, "
+        f"{_count(ours['connect_server'], 'render_table_live')} renders; "
+        f"{ours['connect_frames']} frames "
         f"({ours['connect_mb']:.1f} MB) while connecting, errors: {ours['connect_errors'] or 0}",
         f"memory: RSS {ours['rss_before_kb'] / 1024:.1f} -> {ours['rss_after_kb'] / 1024:.1f} MiB"
         f" = {ours['kb_per_socket']:.1f} KB per idle socket "
@@ -345,7 +349,8 @@ def lines(report: dict) -> list[str]:
             f"({_ms(renders)} each), {snaps['count'] / accepted:.2f} snapshot loads "
             f"({_ms(snaps)} each), {lobby['count'] / accepted:.2f} lobby renders "
             f"({_ms(lobby)} each), broadcast_table {_ms(casts)} each (lobby included), "
-            f"{server['frames_sent']['count'] / accepted:.1f} frames sent"
+            f"{server['frames_sent']['count'] / accepted:.1f} frames sent, "
+            f"{server['table_update']['count'] / accepted:.1f} table.update messages handled"
         )
     summary_ours = summary(t.latencies)
     failed = t.errors or t.closed or t.lost or ours["connect_errors"]
@@ -368,6 +373,10 @@ def lines(report: dict) -> list[str]:
         f"0 errors: {'MISSED' if failed else 'met'}"
     )
     return out
+
+
+def _count(server: dict, name: str) -> str:
+    return str(server[name]["count"]) if name in server else "?"
 
 
 def _ms(entry: dict) -> str:
