@@ -194,3 +194,24 @@ def test_replaying_the_recorded_actions_from_the_seed_reproduces_the_game():
     for seat, key in s.actions:
         again = act(again, seat, key)
     assert again == s and again.version == len(s.actions) == 120
+
+
+def test_the_engine_package_imports_nothing_from_django():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, games.kilforth.engine as e, games.kilforth.engine.testing, "
+        "games.kilforth.engine.simulate; "
+        "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root)},
+        check=True,
+    )
+    assert out.stdout.strip() == "False"
