@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .api import Choice, act, legal
+from .heuristic import heuristic_bot
 from .settings import Settings
 from .setup import new_game
 from .state import State
@@ -24,7 +25,7 @@ def random_bot(state: State, seat: int, choices: list[Choice], r: random.Random)
     return choices[r.randrange(len(choices))].key
 
 
-BOTS: dict[str, Bot] = {"random": random_bot}
+BOTS: dict[str, Bot] = {"random": random_bot, "heuristic": heuristic_bot}
 
 
 @dataclass
