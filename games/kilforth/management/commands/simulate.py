@@ -1,6 +1,9 @@
-"""python manage.py simulate --games N --heroes K --mode M --edition E --seed S [--bot random]
+"""python manage.py simulate --games N --heroes K --mode M --edition E --seed S
+[--bot random|heuristic | --bots heuristic,random,...] [--report DIR]
 
-A thin wrapper: the simulation itself lives in games.kilforth.engine.simulate (pure Python).
+A thin wrapper: the simulation lives in games.kilforth.engine.simulate/report (pure Python).
+`--bot` gives every seat the same bot level, `--bots` one level per seat; `--report DIR` writes
+report.json, report.csv and report.png (win rate by class and ancient) into DIR.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from tqdm import tqdm
 
 from games.kilforth.engine import Settings, SettingsError
 from games.kilforth.engine.bots import BOTS
-from games.kilforth.engine.simulate import simulate
+from games.kilforth.engine.report import ChartUnavailable, aggregate, lines, run, seat_bots, write
 
 
 class Command(BaseCommand):
@@ -27,24 +30,46 @@ class Command(BaseCommand):
             "--difficulty", default="standard", choices=["easier", "standard", "harder"]
         )
         parser.add_argument("--seed", type=int, default=1)
-        parser.add_argument("--bot", default="random", choices=sorted(BOTS))
+        parser.add_argument(
+            "--bot", default="random", choices=sorted(BOTS), help="bot level for every seat"
+        )
+        parser.add_argument(
+            "--bots",
+            default=None,
+            help="one bot level per seat, comma-separated (e.g. heuristic,random); overrides --bot",
+        )
+        parser.add_argument(
+            "--report", default=None, metavar="DIR", help="write JSON, CSV and a PNG chart here"
+        )
         parser.add_argument("--no-progress", action="store_true")
 
     def handle(self, *args: object, **opts: object) -> None:
+        heroes = 1 if opts["mode"] == "solo" else int(opts["heroes"])
         try:
             settings = Settings(
                 edition=opts["edition"],
                 mode=opts["mode"],
-                heroes=opts["heroes"],
+                heroes=heroes,
                 difficulty=opts["difficulty"],
             )
             settings.validate()
-        except SettingsError as exc:
+            bots = seat_bots(str(opts["bots"] or opts["bot"]), heroes)
+        except (SettingsError, ValueError) as exc:
             raise CommandError(str(exc)) from exc
         games = int(opts["games"])
+        seed = int(opts["seed"])
         with tqdm(total=games, unit="game", disable=bool(opts["no_progress"])) as bar:
-            report = simulate(
-                settings, games, int(opts["seed"]), bot=str(opts["bot"]), progress=bar.update
-            )
-        for line in report.lines():
+            speed, outcomes = run(settings, games, seed, bots, progress=bar.update)
+        for line in speed.lines():
             self.stdout.write(line)
+        rep = aggregate(outcomes, settings, bots, seed)
+        for line in lines(rep):
+            self.stdout.write(line)
+        if opts["report"]:
+            try:
+                paths = write(rep, str(opts["report"]))
+            except ChartUnavailable as exc:
+                self.stderr.write(f"{exc}; report.json and report.csv were written.")
+                return
+            for p in paths:
+                self.stdout.write(f"wrote {p}")
