@@ -482,24 +482,52 @@ def _location_value(m: Mind, i: int) -> float:
                 val -= 6
         if c.get("weakness") and c["weakness"] in _my_kws(m):
             val += 20
-    # Plots once the ancient is near.
-    if ch >= 4:
+    # Plots once the ancient is near: each one cleared is one health or fight die less.
+    if ch >= 3:
         for pid in loc["plots"]:
             pc = _card(pid)
-            val += 15 * p_at_least(m.attr(pc.get("attr", "fight")), pc.get("need", 9), m.p)
+            pr = p_at_least(m.attr(pc.get("attr", "fight")), pc.get("need", 9), m.p)
+            val += (40 if ch >= 5 else 20) * pr
     # Market.
     if loc.get("market"):
         if me["hp"] <= me["max_hp"] - 2 and me["gold"] >= 2:
             val += 30
         if me["gold"] >= _reserve(m) + 4:
             val += 18
-    # Unexplored locations draw an encounter on arrival.
+    # Unexplored locations draw an encounter on arrival (an enemy with surprise, perhaps).
     if not loc["encounters"] and loc["terrain"] != "none" and not loc["obstacles"]:
-        val += 10 if me["hp"] >= 3 else 2
-    # Gloom hurts at night.
+        val += 12 - _arrival_danger(m, loc["terrain"]) * (30 + me["gold"])
+    # Gloom hurts at night: a low hero must not stay there.
     if loc["gloom"]:
-        val -= 4 * loc.get("gloom_value", 1)
+        gv = loc.get("gloom_value", 1)
+        val -= 4 * gv + (25 * gv if me["hp"] <= gv + 1 else 0)
     return val
+
+
+@lru_cache(maxsize=4096)
+def _terrain_enemies(terrain: str) -> tuple[tuple[int, int], ...]:
+    """(fight, health) of each enemy in a terrain's encounter cards, plus one entry per other
+    card as (0, 0) so the tuple's length is the deck's size (public card data)."""
+    out = []
+    for cid in content().by_kind["encounter"]:
+        c = _card(cid)
+        if c.get("terrain") != terrain:
+            continue
+        out.append((c["fight"], max(1, c["health"])) if c["type"] == "enemy" else (0, 0))
+    return tuple(out)
+
+
+def _arrival_danger(m: Mind, terrain: str) -> float:
+    """Chance that arriving here draws an enemy that beats this hero (it has surprise)."""
+    cards = _terrain_enemies(terrain)
+    if not cards:
+        return 0.0
+    fight, hp = m.attr("fight"), m.me["hp"]
+    lose = 0.0
+    for f, health in cards:
+        if health:
+            lose += 1 - p_win_first(fight, f, health, hp, m.p, "foe")
+    return lose / len(cards)
 
 
 def _my_kws(m: Mind) -> set[str]:
@@ -530,12 +558,17 @@ def _assault_score(m: Mind) -> float:
     health, fight = m.ancient_numbers(anc)
     pw = p_win_battle(m.attr("fight"), fight, health, m.me["hp"], m.p)
     days_left = 25 - m.day
+    if m.mode == "competitive":
+        # A lost assault eliminates the hero (VP 0): only with good odds, or late and level.
+        ok = pw >= 0.55 or (days_left <= 1 and pw >= 0.35)
+        return 100 + pw if ok else -10
+    # Solo and co-op: without the ancient slain the game is lost anyway, so the bar falls as
+    # the days run out; before that, heal and clear plots first.
     if m.me["hp"] < m.me["max_hp"] and days_left > 1 and pw < 0.7:
-        return -10  # rest or heal first
-    if pw >= 0.5 or (days_left <= 1 and pw > 0.01) or (days_left <= 4 and pw >= 0.2):
+        return -10
+    need = 0.6 if days_left > 6 else (0.35 if days_left > 2 else 0.0)
+    if days_left <= 0 or (pw >= need and pw > 0.001) or days_left <= 1:
         return 100 + pw
-    if m.mode != "competitive" and days_left <= 0:
-        return 100
     return -10
 
 
@@ -584,6 +617,9 @@ def _turn_scores(m: Mind) -> dict[str, float]:
     scores: dict[str, float] = {}
     hp, max_hp, ap = me["hp"], me["max_hp"], me["ap"]
     move_scores: dict[int, float] | None = None
+    anc = m.ancient_here()
+    # Ready to assault but something here is in the way: clear it.
+    at_ancient = anc is not None and _assault_ready(m)
     for ch in m.choices:
         key = ch.key
         s = -30.0
@@ -604,6 +640,9 @@ def _turn_scores(m: Mind) -> dict[str, float]:
             s = 20 + 12 * (max_hp - hp)
             if hp <= 2:
                 s += 35
+            gv = m.map[m.loc].get("gloom_value", 1) if m.map[m.loc]["gloom"] else 0
+            if gv and ap <= gv + 1:
+                s = 5  # the night here takes it all back: better move off the gloom
         elif key == "market":
             s = -5
             if hp <= max_hp - 1 and me["gold"] >= 1 and (hp <= 2 or me["gold"] > _reserve(m)):
@@ -613,16 +652,23 @@ def _turn_scores(m: Mind) -> dict[str, float]:
         elif key.startswith("confront:"):
             _, cid, attr = key.split(":", 2)
             s = _confront_score(m, cid, attr)
+            if at_ancient:
+                s = max(s + 40, 65)
         elif key.startswith("enemy:"):
             cid = key.split(":", 1)[1]
             pw = m.win_odds(cid)
             s = 20 + pw * (_fight_reward(m, cid) + 8) - (1 - pw) * (40 + me["gold"])
+            if at_ancient:
+                s += 30
         elif key.startswith("clear:"):
             pc = _card(key.split(":", 1)[1])
             pr = p_at_least(m.attr(pc.get("attr", "fight")), pc.get("need", 9), m.p)
-            s = (25 if me["chapter"] >= 4 else 10) + 35 * pr
+            s = (25 if me["chapter"] >= 3 else 10) + (55 if me["chapter"] >= 5 else 35) * pr
         elif key == "clear":
-            s = 15 if m.map[m.loc]["encounters"] or m.hand else 2
+            # An obstacle blocks confronting here (and the assault): worth it if here matters.
+            s = 2 + 0.6 * max(0.0, _location_value(m, m.loc))
+            if at_ancient:
+                s = max(s, 70)
         elif key == "search":
             s = 26 if hp >= 3 else 5
         elif key == "hide":
@@ -633,13 +679,23 @@ def _turn_scores(m: Mind) -> dict[str, float]:
             j = ch.data.get("loc")
             best = move_scores.get(j, -1e9) if isinstance(j, int) else -1e9
             s = min(60.0, best)
-            if m.map[m.loc]["gloom"] and ap <= 1 and isinstance(j, int):
-                if not m.map[j]["gloom"] and not m.enemies_at(j):
-                    s = max(s, 10)
+            here = m.map[m.loc]
+            if here["gloom"] and isinstance(j, int):
+                # NIGHT-1: the night costs gloom-value HP here (defeat at 0): get off in time.
+                gv = here.get("gloom_value", 1)
+                there = m.map[j]
+                if not there["gloom"] and not m.enemies_at(j):
+                    safe = there["terrain"] == "none" or bool(there["encounters"])
+                    if hp <= gv:
+                        s = max(s, 92 + 2 * safe)
+                    elif ap <= 1:
+                        s = max(s, 40 + 2 * safe)
         elif key == "camp":
             s = 0
             if m.map[m.loc]["gloom"] and ap >= 1:
                 s -= 3 * m.map[m.loc].get("gloom_value", 1)
+                if hp <= m.map[m.loc].get("gloom_value", 1):
+                    s -= 60
         elif key == "unhide":
             s = 1
         elif key.startswith("team:"):
@@ -725,7 +781,7 @@ def _decide(m: Mind, kind: str, r: random.Random) -> str | None:
             if k.startswith("resolve:") and _resolve_score(m, k.split(":", 1)[1]) >= 60:
                 return k
         gold_at_risk = me["gold"] >= 4
-        threshold = 0.6 if gold_at_risk else 0.45
+        threshold = 0.7 if gold_at_risk else 0.5
         if pw >= threshold or "escape" not in by:
             return "fight" if "fight" in by else keys[0]
         return "escape"

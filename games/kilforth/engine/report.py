@@ -369,7 +369,7 @@ def chart(rep: dict, path: Path) -> None:
         ax.set_xticks(range(len(values)))
         ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
         ax.set_ylabel("win rate (%)")
-        ax.set_ylim(0, max([10.0] + [v * 1.2 for v in values]))
+        ax.set_ylim(0, min(105.0, max([10.0] + [v * 1.2 for v in values])))
         ax.set_title(title)
     s = rep["settings"]
     fig.suptitle(
