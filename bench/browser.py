@@ -98,10 +98,16 @@ def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> d
             time.sleep(1.0)  # every page's websocket open
             started = time.perf_counter()
             for n in range(clicks + warmup):
-                page = next(
-                    (p for p in pages if p.query_selector(".kb-decision.is-mine form button")),
-                    None,
-                )
+                page = None
+                deadline = time.perf_counter() + 5
+                while page is None and time.perf_counter() < deadline:
+                    # The asked seat's page may still be swapping in the last update.
+                    page = next(
+                        (p for p in pages if p.query_selector(".kb-decision.is-mine form button")),
+                        None,
+                    )
+                    if page is None:
+                        time.sleep(0.05)
                 if page is None:
                     break  # the game is over, or nobody is asked
                 result = page.evaluate(CLICK, rng.randrange(1000))
