@@ -23,7 +23,7 @@ def prepare(tables: int, spectators: int, visibility: str, seed: int) -> dict:
     from games.tables.models import Player, Seat
 
     # Nobody listens before the servers start; rendering the lobby per write would only cost time.
-    realtime.broadcast_table = lambda table_id: None
+    realtime.broadcast_table = lambda table_id, **kwargs: None
 
     def session(player: Player | None = None, table: object = None) -> str:
         store = SessionStore()

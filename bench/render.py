@@ -44,7 +44,8 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
     from games.tables.models import Game, Player, Seat
     from games.tables.rendering import load_snapshot, render_table_live
 
-    realtime.broadcast_table = lambda table_id: None  # nobody listens; keep the lobby out of it
+    # Nobody listens; keep the lobby out of it.
+    realtime.broadcast_table = lambda table_id, **kwargs: None
     players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
     table = services.do_create_table(
         players[0],
