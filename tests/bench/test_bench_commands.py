@@ -1,0 +1,124 @@
+"""Each benchmark command runs on tiny parameters and prints its report lines.
+
+These check that the commands work, never the figures: budgets are reported in
+docs/benchmarks.md, not asserted by timed tests.
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bench import stats
+from bench.clients import board_version, my_keys
+from tests.conftest import ROOT
+
+
+def manage(*args: str, timeout: float = 120) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "REDIS_URL"}}
+    done = subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done.stdout
+
+
+def test_percentiles_use_the_nearest_rank():
+    values = list(range(1, 101))
+    assert stats.percentile(values, 50) == 50
+    assert stats.percentile(values, 99) == 99
+    assert stats.summary(values)["max"] == 100
+    assert stats.verdict(5, 10) == "met"
+    assert stats.verdict(20, 10).startswith("MISSED (2.0x")
+
+
+def test_the_client_reads_the_board_version_and_only_its_own_decision_keys():
+    frame = (
+        '<div id="table-live" data-version="9"><div id="game-board" class="kb" data-version="42">'
+        '<section class="kb-decision is-mine"><form ws-send><input type="hidden" name="key" '
+        'value="move:a&amp;b"></form></section></div></div>'
+    )
+    assert board_version(frame) == 42
+    assert my_keys(frame) == ["move:a&b"]
+    assert my_keys(frame.replace(" is-mine", "")) == []
+
+
+@pytest.mark.server
+def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
+    out = manage(
+        "loadtest", "--tables", "1", "--spectators", "1", "--seconds", "1", "--no-progress"
+    )
+    for needle in [
+        "delivery, every viewer: n=",
+        "KB per idle socket",
+        "board renders",
+        "floor (bare Channels consumer",
+        "ours / floor: p50",
+        "budgets: p50 <= 10 ms",
+    ]:
+        assert needle in out, out
+    assert "0 lost updates" in out, out
+
+
+@pytest.mark.server
+@pytest.mark.redis
+def test_loadtest_runs_on_two_processes_sharing_redis(redis_url):
+    out = manage(
+        "loadtest",
+        "--tables",
+        "1",
+        "--spectators",
+        "1",
+        "--seconds",
+        "1",
+        "--processes",
+        "2",
+        "--redis",
+        "--no-floor",
+        "--no-progress",
+    )
+    assert "on 2 daphne process(es)" in out and "Redis pub/sub layer" in out, out
+    assert "0 lost updates" in out, out
+
+
+def test_bench_render_times_the_page_and_its_parts():
+    out = manage("bench_render", "--points", "0,5", "--repeat", "2")
+    assert "after 0 decisions" in out and "after 5 decisions" in out, out
+    assert "budget: page p50 <= 20 ms" in out, out
+
+
+@pytest.mark.server
+def test_bench_browser_clicks_in_chromium_and_times_the_swap():
+    chromium = os.environ.get("KILFORTH_CHROMIUM", "/usr/bin/chromium")
+    if not Path(chromium).exists():
+        from tests.conftest import service_missing
+
+        service_missing(f"Chromium at {chromium}", "not installed")
+    out = manage("bench_browser", "--clicks", "2")
+    assert "click to #game-board with the new data-version in the DOM: n=2" in out, out
+    assert "timeouts (no new board within 5 s): 0" in out, out
+
+
+@pytest.mark.postgres
+def test_the_postgres_switch_makes_and_drops_its_own_database(postgres_url):
+    from bench.servers import Backend
+
+    backend = Backend(postgres=postgres_url.rsplit("/", 1)[0])
+    name = backend.pg_name
+    try:
+        assert backend.env["DATABASE_URL"].endswith(f"/{name}")
+    finally:
+        backend.close()
+    import psycopg
+
+    with psycopg.connect(postgres_url.rsplit("/", 1)[0] + "/postgres") as conn:
+        assert (
+            conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None
+        )
