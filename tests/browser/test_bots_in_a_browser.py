@@ -4,6 +4,7 @@ import random
 import time
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from tests.browser.test_game_in_a_browser import enter
@@ -32,12 +33,16 @@ def test_a_host_starts_a_two_seat_table_with_one_bot_and_plays_it_to_the_end(new
     while time.monotonic() < deadline:
         if page.get_by_role("heading", name="Play again?").count():
             break
-        choices = page.locator("#game-board form.choice button")
-        if choices.count() == 0:
+        version = board.get_attribute("data-version")
+        choices = page.locator(f'#game-board[data-version="{version}"] form.choice button')
+        count = choices.count()
+        if count == 0:
             page.wait_for_timeout(50)  # the bot is thinking
             continue
-        version = board.get_attribute("data-version")
-        choices.nth(rng.randrange(choices.count())).click()
+        try:
+            choices.nth(rng.randrange(count)).click(timeout=2000)
+        except PlaywrightTimeout:
+            continue  # the board moved on under the pointer (the bot acted): look again
         expect(board).not_to_have_attribute("data-version", version)
         clicks += 1
     expect(page.get_by_role("heading", name="Play again?")).to_be_visible()
