@@ -207,7 +207,13 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.access = access_level(session, table, self.player)
         if self.access is None:
             return False
-        self.viewer = f"p{self.player.pk}" if self.player else f"s{session.session_key or ''}"
+        # One person with several tabs counts once; a visitor with no session counts per socket.
+        if self.player:
+            self.viewer = f"p{self.player.pk}"
+        elif session.session_key:
+            self.viewer = f"s{session.session_key}"
+        else:
+            self.viewer = f"c{self.channel_name}"
         return True
 
     async def disconnect(self, code: int) -> None:
@@ -290,6 +296,12 @@ class TableConsumer(AsyncWebsocketConsumer):
         if self.sent_key == state_key:
             return
         freshness().saw(table_id, version)
+        if self.sent_key is not None and self.sent_key[:4] == state_key[:4]:
+            # Only the number of watchers changed: a few bytes, not the whole board again
+            # (a crowd of spectators joining would otherwise resend it to everyone per join).
+            self.sent_key = state_key
+            await self.send(text_data=watching_fragment(event["spectators"]))
+            return
         snapshot = await _snapshot(table_id, event["slug"], version)
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -306,6 +318,10 @@ class TableConsumer(AsyncWebsocketConsumer):
             _fragments.put(key, html)
         self.sent_key = state_key
         await self.send(text_data=html)
+
+
+def watching_fragment(spectators: int) -> str:
+    return f'<span id="spectator-count" hx-swap-oob="true">{int(spectators)} watching</span>'
 
 
 def fresh_session(session: Any) -> Any:

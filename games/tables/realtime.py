@@ -23,12 +23,12 @@ def table_group(table_id: int) -> str:
     return f"table-{table_id}"
 
 
-def on_commit_table_changed(table_id: int, bump: bool = False) -> None:
+def on_commit_table_changed(table_id: int, bump: bool = False, lobby: bool = True) -> None:
     if bump:
         from .models import Table
 
         Table.objects.filter(pk=table_id).update(version=F("version") + 1)
-    transaction.on_commit(lambda: broadcast_table(table_id))
+    transaction.on_commit(lambda: broadcast_table(table_id, lobby=lobby))
 
 
 def on_commit_presence(table_id: int) -> None:
@@ -74,13 +74,15 @@ def table_message(table_id: int) -> dict | None:
     }
 
 
-def broadcast_table(table_id: int) -> None:
+def broadcast_table(table_id: int, lobby: bool = True) -> None:
+    """`lobby=False`: the change shows in no lobby row (a decision in a running game)."""
     from .models import Seat
     from .rendering import render_lobby_list
 
     message = table_message(table_id)
     if message is not None:
         _send(table_group(table_id), message)
-    _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
+    if lobby:
+        _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
     if Seat.objects.filter(table_id=table_id).exclude(bot="").exists():
         _send(BOT_GROUP, {"type": "bots.wake", "table": table_id})

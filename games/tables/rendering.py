@@ -53,8 +53,22 @@ def lobby_tables() -> list[Table]:
         )
         .order_by("status", "-created")[:LOBBY_LIMIT]
     )
+    # Every row's watchers in two queries (read_presence per row cost three queries each).
+    ids = [t.pk for t in tables]
+    hosts = {t.pk: t.host_id for t in tables}
+    seated = set(
+        Seat.objects.filter(table_id__in=ids, player__isnull=False).values_list(
+            "table_id", "player_id"
+        )
+    )
+    watchers: dict[int, set[str]] = {pk: set() for pk in ids}
+    for table_id, viewer, pid in Connection.objects.filter(table_id__in=ids).values_list(
+        "table_id", "viewer", "player_id"
+    ):
+        if (table_id, pid) not in seated and pid != hosts[table_id]:
+            watchers[table_id].add(viewer)
     for table in tables:
-        _, table.spectators = read_presence(table.pk)
+        table.spectators = len(watchers[table.pk])
     return tables
 
 

@@ -357,7 +357,8 @@ def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player
     )
     if new.result is not None:
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
-    _touch(table)
+    # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
+    _touch(table, lobby=new.result is not None)
     return new.version
 
 
@@ -467,10 +468,10 @@ def do_disconnect(channel_name: str) -> None:
         realtime.on_commit_presence(table_id)
 
 
-def _touch(table: Table) -> None:
+def _touch(table: Table, lobby: bool = True) -> None:
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
-    _after_commit(table)
+    _after_commit(table, lobby)
 
 
-def _after_commit(table: Table) -> None:
-    realtime.on_commit_table_changed(table.pk)
+def _after_commit(table: Table, lobby: bool = True) -> None:
+    realtime.on_commit_table_changed(table.pk, lobby=lobby)

@@ -159,3 +159,18 @@ async def test_no_frame_of_a_whole_bot_played_game_leaks_hands_deck_order_or_the
     assert (await db(Table.objects.get)(pk=table.pk)).status == TableStatus.FINISHED
     for communicator in sockets.values():
         await communicator.disconnect()
+
+
+async def test_a_spectator_joining_costs_the_others_a_few_bytes_not_a_board():
+    table, players = await db(started_table)()
+    player = socket(f"/ws/t/{table.slug}/", await db(session_for)(players[0]))
+    assert (await player.connect())[0]
+    await receive_until(player, 'id="game-board"')
+    watchers = []
+    for count in (1, 2):
+        watchers.append(socket(f"/ws/t/{table.slug}/"))  # no session at all: each one counts
+        assert (await watchers[-1].connect())[0]
+        frame = await receive_until(player, f"{count} watching")
+        assert 'id="game-board"' not in frame and len(frame) < 200
+    for communicator in (player, *watchers):
+        await communicator.disconnect()
