@@ -121,7 +121,11 @@ def table_page(request: HttpRequest, slug: str) -> HttpResponse:
     player = player_from_session(request.session)
     snapshot = load_snapshot(table.pk)
     live = render_table_live(snapshot, player.pk if player else None, access, request=request)
+    from games.kilforth.board import page_parts
+
     context = {"table": table, "live": live, "access": access, "player": player}
+    # Icons and rules help for the board, once per page (a game may start while it is open).
+    context["board_parts"] = page_parts()
     return render(request, "tables/table.html", context)
 
 

@@ -3,6 +3,6 @@
 See docs/board.md for the fragment ids and the form protocol.
 """
 
-from .render import board_context, render_board, render_full_log
+from .render import board_context, page_parts, render_board, render_full_log
 
-__all__ = ["board_context", "render_board", "render_full_log"]
+__all__ = ["board_context", "page_parts", "render_board", "render_full_log"]

@@ -812,6 +812,15 @@ def _result(view: dict, person: Names) -> dict | None:
     }
 
 
+def page_parts() -> str:
+    """The icon sprite and the rules glossary: once per page, never inside each board frame.
+
+    Every board references the sprite's icons by id; sending both with every frame would add
+    about 18 KB to each of them.
+    """
+    return _static_html("kilforth/_sprite.html") + _static_html("kilforth/_glossary.html")
+
+
 @lru_cache(maxsize=8)
 def _static_html(name: str) -> str:
     """Parts that never change between renders (icon sprite, rules glossary): rendered once."""
