@@ -18,8 +18,8 @@ When a card counts as used (the rule, per kind):
   ancient's plots come out only when the map falls into gloom, too rarely to wait for each of the 24).
 - skills: gained by a hero in play, or dealt with a class: random bots seldom complete a chapter
   (a handful of skills are gained over the whole table), so a skill counts as used when a hero of
-  a class that may learn it (its type is in the class's `skill_types`) is dealt into a game; the
-  whole pool of that type is then on offer at chapters 1-4. The test prints how many skills were
+  a class that may learn it (its type is in the class's `skill_types`) is dealt into a game: by
+  SET-4 the skills of that type are then laid out beside the map, on offer at chapters 1-4. The test prints how many skills were
   actually gained in play.
 
 The table (211 games, about 7 s on an idle core) has a margin: today the last card is first seen
