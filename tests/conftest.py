@@ -15,6 +15,8 @@ from urllib.parse import urlparse
 
 import pytest
 
+from bench.servers import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -85,12 +87,6 @@ def client_factory(db: None) -> Callable:
     from django.test import Client
 
     return lambda: Client()
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class DaphneServer:

@@ -3,15 +3,14 @@
 Screenshots land in artifacts/screenshots/ (named in the README) so a person can look at them.
 """
 
-import os
 import shutil
 from pathlib import Path
 
 import pytest
 
+from bench.browser import ARGS, CHROMIUM  # one list of Chromium flags for tests and benchmarks
 from tests.conftest import ROOT, service_missing
 
-CHROMIUM = os.environ.get("KILFORTH_CHROMIUM", "/usr/bin/chromium")
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 
 
@@ -28,15 +27,7 @@ def browser():
             executable_path=CHROMIUM,
             headless=True,
             # As root in a container: no sandbox; no background traffic to the closed network.
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-            ],
+            args=ARGS,
         )
         yield browser
         browser.close()
