@@ -56,7 +56,8 @@ def screenshot():
 
     def take(page, name: str) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        # A full page of every card is tall: give a busy machine time to paint it.
+        page.screenshot(path=str(path), full_page=True, timeout=60_000)
         return path
 
     return take

@@ -97,7 +97,9 @@ def test_a_card_page_fits_the_screen(new_page, device):
         if cid not in all_ids():
             continue
         page.goto(f"/cards/{cid}/")
-        page.screenshot(path=str(SCREENSHOTS / f"card-{device}-{cid}.png"), full_page=True)
+        page.screenshot(
+            path=str(SCREENSHOTS / f"card-{device}-{cid}.png"), full_page=True, timeout=60_000
+        )
         overflow = page.evaluate("document.documentElement.scrollWidth - innerWidth")
         assert overflow <= 0, cid
         assert page.locator("h1").inner_text().strip()
