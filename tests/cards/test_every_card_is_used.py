@@ -15,12 +15,13 @@ When a card counts as used (the rule, per kind):
   difficulty for Couch of Death).
 - races, classes, sagas: dealt to a hero at setup (sagas by the "matched" allocation or at random).
 - ancients and their plots: the ancient dealt into the game together with its plot deck (an
-  ancient's plots come out only when the map falls into gloom, too rarely to wait for each of the 24).
+  ancient's plots come out only when the map falls into gloom, too rarely to wait for each of
+  the 24).
 - skills: gained by a hero in play, or dealt with a class: random bots seldom complete a chapter
   (a handful of skills are gained over the whole table), so a skill counts as used when a hero of
   a class that may learn it (its type is in the class's `skill_types`) is dealt into a game: by
-  SET-4 the skills of that type are then laid out beside the map, on offer at chapters 1-4. The test prints how many skills were
-  actually gained in play.
+  SET-4 the skills of that type are then laid out beside the map, on offer at chapters 1-4. The
+  test prints how many skills were actually gained in play.
 
 The table (211 games, about 7 s on an idle core) has a margin: today the last card is first seen
 in game 144, and the same table played from other seeds (1000.., 2000.., 3000..) also sees every
@@ -70,7 +71,7 @@ def seen_in_game(state) -> tuple[set, set]:
     seen: set = set()
     for event in state.log:
         _strings(event, seen)
-    for name, pile in state.discards.items():
+    for pile in state.discards.values():
         seen.update(pile)
     seen.update(state.loot_used)
     if state.weather:
