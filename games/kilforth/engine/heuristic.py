@@ -26,6 +26,7 @@ from functools import lru_cache
 from math import comb
 
 from .api import Choice
+from .board import neighbours
 from .cards import ATTRS, REWARD_DECKS, content
 from .state import State
 from .view import view
@@ -272,16 +273,8 @@ class Mind:
         return None
 
     def destinations(self, i: int) -> list[int]:
-        r, c = divmod(i, 5)
-        out = []
-        if r > 0:
-            out.append(i - 5)
-        if r < 4:
-            out.append(i + 5)
-        if c > 0:
-            out.append(i - 1)
-        if c < 4:
-            out.append(i + 1)
+        # The grid is public geometry; shortcuts are read from the public view's map.
+        out = neighbours(i)
         sym = self.map[i].get("symbol")
         if sym:
             for j, m in enumerate(self.map):
