@@ -32,6 +32,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def wait_until_listening(
+    port: int, process: subprocess.Popen, log: Path, seconds: float = 30
+) -> None:
+    """Return once 127.0.0.1:port accepts connections; RuntimeError if the process dies first."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"daphne exited: {log.read_text()[-2000:]}") from None
+            time.sleep(0.05)
+    raise RuntimeError(f"daphne did not listen within {seconds:.0f} s")
+
+
 def rss_kb(pid: int) -> int:
     """Resident set size of one process in KiB, from /proc."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
@@ -126,17 +142,11 @@ class Daphne:
             stdout=self._log_file,
             stderr=subprocess.STDOUT,
         )
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"daphne exited: {log.read_text()[-2000:]}") from None
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("daphne did not listen within 60 s")
+        try:
+            wait_until_listening(self.port, self.process, log, seconds=60)
+        except RuntimeError:
+            self.stop()
+            raise
 
     @property
     def pid(self) -> int:

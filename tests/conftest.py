@@ -8,14 +8,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
 
-from bench.servers import free_port
+from bench.servers import free_port, wait_until_listening
 
 ROOT = Path(__file__).resolve().parents[1]
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
@@ -131,17 +130,11 @@ class DaphneServer:
             stdout=subprocess.DEVNULL,
             stderr=self.log.open("ab"),
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError(self.log.read_text()) from None
-                time.sleep(0.05)
-        self.stop()
-        raise RuntimeError("daphne did not start listening within 30 s")
+        try:
+            wait_until_listening(self.port, self.process, self.log)
+        except RuntimeError:
+            self.stop()
+            raise
 
     def kill(self) -> None:
         """SIGKILL: no clean-up, no flushing, exactly like a crash."""
