@@ -243,7 +243,6 @@ def test_a_mistake_in_one_of_two_files_with_the_same_name_names_the_right_folder
     assert message.startswith(f"shadows/locations.toml: card '{loc}': terrain 'x")
 
 
-@pytest.mark.xfail(strict=True, reason="engine change needed: keywords are not checked")
 def test_an_unknown_keyword_names_the_file_and_the_card(folder):
     add(folder, enemy(keywords='["blorp"]'))
     message = failure(folder)

@@ -18,6 +18,11 @@ ATTRS = ("fight", "study", "sneak", "influence")
 TERRAINS = ("badlands", "forest", "mountain", "plains")
 ENC_TYPES = ("enemy", "place", "quest", "stranger", "event")
 REWARD_DECKS = ("item", "title", "spell", "ally")
+# The keywords cards may bear (SAGA-3: encounter and reward types count as keywords too). A new
+# keyword is added here, so that a typo in a card file is an error rather than a keyword nobody
+# can ever pay. Unique keywords (LIM-2) are declared by their leading "*" and need no entry.
+THEMES = ("beast", "coin", "fire", "holy", "lore", "silver")
+KEYWORDS = frozenset(ENC_TYPES + REWARD_DECKS + THEMES)
 # REW-2: the reward deck that matches a defeated encounter type.
 REWARD_FOR = {"enemy": "item", "place": "title", "quest": "spell", "stranger": "ally"}
 NIGHT_TYPES = ("weather", "event", "enemy", "place", "quest", "stranger")
@@ -268,9 +273,24 @@ def _validate_kind(path: Path, kind: str, card: dict, known: set[str]) -> None:
             _fail(path, cid, f"bonus attribute {b!r} unknown")
 
 
+def _keywords_named(card: dict) -> list[str]:
+    """Every keyword a card names: its own, its weakness, and a saga's chapters and totem."""
+    named = list(card.get("keywords") or [])
+    if card.get("weakness"):
+        named.append(card["weakness"])
+    for chapter in card.get("chapters") or []:
+        named += chapter.get("keywords", []) + chapter.get("solo_keywords", [])
+        named += (chapter.get("interlude") or {}).get("keywords", [])
+    named += (card.get("totem") or {}).get("keywords", [])
+    return named
+
+
 def _cross_check(c: Content, origin: dict[str, Path]) -> None:
     for cid, card in c.cards.items():
         path = origin.get(cid, Path("?"))
+        for keyword in _keywords_named(card):
+            if keyword not in KEYWORDS and not keyword.startswith("*"):
+                _fail(path, cid, f"unknown keyword {keyword!r} (known: engine/cards.py KEYWORDS)")
         for loc in card.get("where", []):
             if c.cards.get(loc, {}).get("kind") != "location":
                 _fail(path, cid, f"unknown location {loc!r}")
