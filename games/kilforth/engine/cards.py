@@ -30,6 +30,23 @@ SKILL_TYPES = ("arcane", "martial", "pious", "shadow")
 KINDS = ("location", "encounter", "reward", "loot", "race", "class", "skill", "saga", "ancient")
 KINDS = KINDS + ("night",)
 
+# Defaults of the fields an encounter may have; night cards share them.
+_ENCOUNTER_DEFAULTS: dict = {
+    "fight": 0,
+    "study": 0,
+    "sneak": 0,
+    "influence": 0,
+    "health": 0,
+    "gold": 0,
+    "keywords": [],
+    "weakness": "",
+    "trophy": [],
+    "trophy_forced": False,
+    "effect": [],
+    "text": "",
+}
+
+
 # Fields each kind must have (others are optional with defaults filled in below).
 REQUIRED = {
     "location": ("id", "name", "edition", "terrain"),
@@ -54,20 +71,7 @@ DEFAULTS = {
         "night": None,
         "text": "",
     },
-    "encounter": {
-        "fight": 0,
-        "study": 0,
-        "sneak": 0,
-        "influence": 0,
-        "health": 0,
-        "gold": 0,
-        "keywords": [],
-        "weakness": "",
-        "trophy": [],
-        "trophy_forced": False,
-        "effect": [],
-        "text": "",
-    },
+    "encounter": _ENCOUNTER_DEFAULTS,
     "reward": {
         "bonus": {},
         "keywords": [],
@@ -83,22 +87,8 @@ DEFAULTS = {
     "skill": {"bonus": {}, "deed": [], "veil": False, "reroll": False, "text": ""},
     "saga": {},
     "ancient": {"abilities": {}, "gloom_terrains": [], "text": ""},
-    "night": {
-        "effect": [],
-        "mods": {},
-        "nightly": [],
-        "fight": 0,
-        "study": 0,
-        "sneak": 0,
-        "influence": 0,
-        "health": 0,
-        "gold": 0,
-        "keywords": [],
-        "weakness": "",
-        "trophy": [],
-        "trophy_forced": False,
-        "text": "",
-    },
+    # A night card can be an encounter going into play (NIGHT-4): it takes the same fields.
+    "night": {**_ENCOUNTER_DEFAULTS, "mods": {}, "nightly": []},
 }
 
 
