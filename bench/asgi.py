@@ -76,13 +76,15 @@ def stats() -> dict:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1])
-    fragments = consumers._fragments.items
+    renderings = [r for kept in consumers._renderings.views.values() for r in kept.values()]
     return {
         "pid": os.getpid(),
         "rss_kb": rss,
         "fragment_cache": {
-            "entries": len(fragments),
-            "bytes": sum(len(html) for html in fragments.values()),
+            "entries": len(renderings),
+            "bytes": sum(
+                len(r.html or "") + sum(len(d or "") for d in r.diffs.values()) for r in renderings
+            ),
         },
         "snapshots": len(consumers._snapshots),
         "counters": {k: {"count": int(v[0]), "total": v[1]} for k, v in COUNTERS.items()},

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-BOARD_VERSION = re.compile(r'id="game-board"[^>]*?data-version="(\d+)"')
+BOARD_VERSION = re.compile(r'id="(?:game-board|kb-version)"[^>]*?data-version="(\d+)"')
 ERROR_CODE = re.compile(r'data-error="([^"]+)"')
 KEY = re.compile(r'name="key" value="([^"]*)"')
 MINE = '<section class="kb-decision is-mine"'

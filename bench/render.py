@@ -39,6 +39,7 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
     from django.test import Client, override_settings
 
     from games.kilforth import adapter, engine
+    from games.kilforth.board import parts as board_parts
     from games.tables import realtime, services
     from games.tables.identity import PLAYER_KEY, SPECTATOR_ACCESS, grant_access
     from games.tables.models import Game, Player, Seat
@@ -105,6 +106,28 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
             partial(adapter.render, state, None, names, {0, 1, 2, 3}, table.slug), repeat
         )
         row["board_bytes"] = len(board)
+
+        def cold(state: object = state, names: dict = names) -> object:
+            board_parts._memo.clear()  # nothing memoized: every part rendered
+            return adapter.render(state, 0, names, {0, 1, 2, 3}, table.slug)
+
+        row["board_cold"], _ = _time(cold, repeat)
+        # What a decision really costs: the next state's five views (4 seats and spectators),
+        # with the parts of the state before it memoized, as in a running server.
+        row["decision_views"] = []
+        for _ in range(repeat):
+            state = adapter.load(Game.objects.get(table=table).state)
+            if state.result is not None:
+                break
+            seat = state.waiting_for[0]
+            key = rng.choice(adapter.legal(state, seat)).key
+            services.do_act(table, players[seat], key, state.version)
+            played += 1
+            state = adapter.load(Game.objects.get(table=table).state)
+            start = time.perf_counter()
+            for viewer in (0, 1, 2, 3, None):
+                adapter.render(state, viewer, names, {0, 1, 2, 3}, table.slug)
+            row["decision_views"].append((time.perf_counter() - start) * 1000)
         row["view_seat"], _ = _time(partial(engine.view, state, 0), repeat)
         row["load_state"], _ = _time(partial(adapter.load, game.state), repeat)
         row["state_bytes"] = len(game.state)
@@ -144,7 +167,9 @@ def lines(result: dict) -> list[str]:
             f"live fragment {ms(row['live_seat'])} ({row['live_bytes'] / 1024:.0f} KiB) "
             f"+ snapshot {ms(row['snapshot'])}; "
             f"board alone: seat {ms(row['board_seat'])}, spectator {ms(row['board_spectator'])} "
-            f"({row['board_bytes'] / 1024:.0f} KiB); engine.view {ms(row['view_seat'])}; "
+            f"({row['board_bytes'] / 1024:.0f} KiB), nothing memoized {ms(row['board_cold'])}; "
+            f"the next decisions' 5 views together {ms(row['decision_views'] or [0.0])}; "
+            f"engine.view {ms(row['view_seat'])}; "
             f"state load {ms(row['load_state'])} ({row['state_bytes'] / 1024:.0f} KiB JSON)"
         )
     worst = max(summary(r["page_seat"])["p50"] for r in result["points"])

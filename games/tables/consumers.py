@@ -21,11 +21,11 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from . import services
+from .frames import Rendering, Renderings, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session
 from .models import Player, Table
 from .realtime import LOBBY_GROUP, table_group, table_message
 from .rendering import (
-    RenderCache,
     TableSnapshot,
     load_snapshot,
     render_lobby_list,
@@ -79,7 +79,7 @@ async def refuse_flood_or_oversize(consumer: AsyncWebsocketConsumer, raw: str | 
     return False
 
 
-_fragments = RenderCache()
+_renderings = Renderings()
 _snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
 _loading: dict[tuple[int, str, int], "asyncio.Future[TableSnapshot | None]"] = {}
 SNAPSHOTS_KEPT = 512
@@ -182,7 +182,9 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def connect(self) -> None:
         slug = self.scope["url_route"]["kwargs"]["slug"]
+        # What this socket's page shows: the table state and the view it was rendered for.
         self.sent_key: tuple | None = None
+        self.sent_view: tuple | None = None
         self.limit = RateLimit()
         found = await database_sync_to_async(self._load)(slug)
         if not found:
@@ -311,17 +313,34 @@ class TableConsumer(AsyncWebsocketConsumer):
         access = self.access
         if player_id is not None and player_id in snapshot.seated_ids:
             access = PLAYER_ACCESS
-        key = (*state_key, viewer_key(snapshot, player_id, access), access)
-        html = _fragments.get(key)
-        if html is None:
+        # The watcher count is a part of its own, sent with every frame: it is not in the key.
+        view, key = (table_id, viewer_key(snapshot, player_id, access), access), state_key[:4]
+        rendering = _renderings.get(view, key)
+        if rendering is None or rendering.html is None:
             html = render_table_live(snapshot, player_id, access)
-            _fragments.put(key, html)
-        self.sent_key = state_key
-        await self.send(text_data=html)
+            rendering = Rendering.of(html, snapshot.spectators)
+            _renderings.put(view, key, rendering, version)
+        frame = None
+        if self.sent_key is not None and self.sent_view == view:
+            frame = _renderings.frame(view, key, self.sent_key[:4])
+        if frame is not None:
+            frame += watching_fragment(snapshot.spectators)
+        else:
+            frame = rendering.html
+            if rendering.spectators != snapshot.spectators:
+                frame = frame.replace(
+                    watching_span(rendering.spectators), watching_span(snapshot.spectators), 1
+                )
+        self.sent_key, self.sent_view = state_key, view
+        await self.send(text_data=frame)
+
+
+def watching_span(spectators: int) -> str:
+    return f'<span id="spectator-count">{int(spectators)} watching</span>'
 
 
 def watching_fragment(spectators: int) -> str:
-    return f'<span id="spectator-count" hx-swap-oob="true">{int(spectators)} watching</span>'
+    return mark("spectator-count", watching_span(spectators))
 
 
 def fresh_session(session: Any) -> Any:

@@ -4,7 +4,6 @@ Fragments are rendered without a request (no per-session CSRF token inside them:
 token from the page's hx-headers), so one rendering can be shared by every viewer who sees the same.
 """
 
-from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
@@ -200,23 +199,3 @@ def render_table_live(
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view.
     return render_to_string("tables/_table_live.html", context, request=request)
-
-
-class RenderCache:
-    """Per-process memo of rendered fragments, keyed by table state and viewer key (LRU)."""
-
-    def __init__(self, size: int = 2048) -> None:
-        self.size = size
-        self.items: OrderedDict[tuple, str] = OrderedDict()
-
-    def get(self, key: tuple) -> str | None:
-        html = self.items.get(key)
-        if html is not None:
-            self.items.move_to_end(key)
-        return html
-
-    def put(self, key: tuple, html: str) -> None:
-        self.items[key] = html
-        self.items.move_to_end(key)
-        while len(self.items) > self.size:
-            self.items.popitem(last=False)

@@ -1,20 +1,19 @@
-// Kilforth board: when the server swaps #game-board over the websocket (htmx oob swap), keep the
-// keyboard focus (elements with a stable id) and the map's and log's scroll positions.
+// Kilforth board: the server swaps the board, or only its changed parts, over the websocket
+// (htmx oob swaps). Keep the keyboard focus (elements with a stable id) and the map's and log's
+// scroll positions, and after a partial frame carry its versions onto the board.
 (function () {
   var saved = null;
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
-    // The board arrives on its own or inside the table's live fragment.
+    // A whole board arrives on its own or inside the table's live fragment; a part on its own.
     var target = e.target;
-    var board = target && target.id === "game-board" ? target
-      : target && target.querySelector ? target.querySelector("#game-board") : null;
-    if (!board) return;
+    if (!target || !target.querySelector) return;
     var active = document.activeElement;
-    var map = board.querySelector(".kb-map-scroll");
-    var log = board.querySelector(".log-list");
+    var map = target.querySelector(".kb-map-scroll");
+    var log = target.querySelector(".log-list");
     saved = {
-      focus: active && board.contains(active) && active.id ? active.id : null,
-      map: map ? map.scrollLeft : 0,
-      log: log ? log.scrollTop : 0
+      focus: active && target.contains(active) && active.id ? active.id : null,
+      map: map ? map.scrollLeft : null,
+      log: log ? log.scrollTop : null
     };
   });
   document.addEventListener("htmx:oobAfterSwap", function () {
@@ -22,10 +21,20 @@
     if (!saved || !board) return;
     var map = board.querySelector(".kb-map-scroll");
     var log = board.querySelector(".log-list");
-    if (map) map.scrollLeft = saved.map;
-    if (log) log.scrollTop = saved.log;
+    if (map && saved.map !== null) map.scrollLeft = saved.map;
+    if (log && saved.log !== null) log.scrollTop = saved.log;
     var focus = saved.focus && document.getElementById(saved.focus);
     if (focus) focus.focus({ preventScroll: true });
     saved = null;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    // A partial frame ends with #kb-version; a whole one brings the attributes itself.
+    var versions = document.getElementById("kb-version");
+    if (!versions || !versions.dataset.version) return;
+    var board = document.getElementById("game-board");
+    var live = document.getElementById("table-live");
+    if (board) board.dataset.version = versions.dataset.version;
+    if (live && versions.dataset.tableVersion) live.dataset.version = versions.dataset.tableVersion;
+    delete versions.dataset.version;
   });
 })();

@@ -38,7 +38,7 @@ for player in (ann, bob, None):
 print(json.dumps({"slug": table.slug, "sessions": keys}))
 """
 
-BOARD_VERSION = re.compile(r'id="game-board"[^>]*data-version="(\d+)"')
+BOARD_VERSION = re.compile(r'id="(?:game-board|kb-version)"[^>]*data-version="(\d+)"')
 
 
 def set_up_game(server: DaphneServer) -> dict:

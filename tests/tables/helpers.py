@@ -6,6 +6,7 @@ from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
 from games.tables import services
+from games.tables.frames import apply_frame
 from games.tables.identity import PLAYER_KEY, grant_access
 from games.tables.models import Player, Table
 from kilforth_site.asgi import application
@@ -51,11 +52,20 @@ def socket(path: str, session_key: str | None = None, origin: bytes | None = ORI
     return WebsocketCommunicator(application, path, headers=headers)
 
 
+def page(communicator: WebsocketCommunicator) -> str:
+    """The live part of the table page after every frame this socket was sent so far."""
+    return getattr(communicator, "page", "")
+
+
 async def receive_until(communicator: WebsocketCommunicator, needle: str, wait: float = 3):
-    """Read frames until one contains `needle`; returns that frame (fails on timeout)."""
+    """Read frames until one contains `needle`; returns that frame (fails on timeout).
+
+    Every frame read is applied to `page(communicator)`, the page as the browser would show it.
+    """
     seen = []
     while True:
         frame = await communicator.receive_from(timeout=wait)
+        communicator.page = apply_frame(page(communicator), frame)
         seen.append(frame)
         if needle in frame:
             return frame

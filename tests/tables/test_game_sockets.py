@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 
 from games.kilforth import adapter
 from games.tables.models import Game, Table, TableStatus
-from tests.tables.helpers import receive_until, session_for, socket
+from tests.tables.helpers import page, receive_until, session_for, socket
 from tests.tables.test_game_flow import started_table
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -20,16 +20,16 @@ def _state(table_id):
     return adapter.load(Game.objects.get(table_id=table_id).state)
 
 
-BOARD_VERSION = re.compile(r'id="game-board"[^>]*data-version="(\d+)"')
+BOARD_VERSION = re.compile(r'id="(?:game-board|kb-version)"[^>]*data-version="(\d+)"')
 
 
 async def board_at_least(communicator, version: int) -> str:
-    """The first board frame this socket receives for `version` or later."""
+    """The page as this socket's browser shows it once a frame brings `version` or later."""
     while True:
-        frame = await receive_until(communicator, 'id="game-board"')
+        frame = await receive_until(communicator, 'data-version="')
         found = BOARD_VERSION.search(frame)
         if found and int(found.group(1)) >= version:
-            return frame
+            return page(communicator)
 
 
 async def open_sockets(table, players):
@@ -101,7 +101,7 @@ async def test_a_new_connection_after_a_restart_shows_the_same_pending_prompt():
     # The process's caches are gone after a restart; only the database remains.
     from games.tables import consumers
 
-    consumers._fragments.items.clear()
+    consumers._renderings.views.clear()
     consumers._snapshots.clear()
     again = socket(f"/ws/t/{table.slug}/", await db(session_for)(players[seat]))
     assert (await again.connect())[0]

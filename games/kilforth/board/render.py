@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from functools import lru_cache
 
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
 from django.utils.safestring import mark_safe
 
 from . import rules_help
@@ -29,6 +29,7 @@ from .cards import (
     saga_stage,
 )
 from .log_text import MARKERS, LogLine, Names, describe, faces
+from .parts import board_parts
 
 logger = logging.getLogger(__name__)
 DAYS = 25
@@ -98,17 +99,15 @@ def render_board(
     a plain fallback board still shows the decision forms, so the game stays playable.
     """
     try:
-        return render_to_string(
-            "kilforth/board.html",
-            board_context(
-                view,
-                viewer=viewer,
-                players=players,
-                online=online,
-                table_slug=table_slug,
-                extra_choices=extra_choices,
-            ),
+        context = board_context(
+            view,
+            viewer=viewer,
+            players=players,
+            online=online,
+            table_slug=table_slug,
+            extra_choices=extra_choices,
         )
+        return render_to_string("kilforth/board.html", {**context, "parts": board_parts(context)})
     except Exception:
         logger.exception("board rendering failed for version %s", view.get("version"))
         return _fallback(view, viewer, players, extra_choices)
@@ -838,4 +837,7 @@ def _glossary() -> dict:
 def render_full_log(view: dict, *, viewer: int | None, players: dict[int, str]) -> str:
     """The whole game log for one viewer (the board shows only its newest part)."""
     context = board_context(view, viewer=viewer, players=players, online=set(), table_slug="")
+    # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
+    row = get_template("kilforth/_log_row.html")
+    context["rows"] = [mark_safe(row.render({"r": r})) for r in context["log"]]  # noqa: S308
     return render_to_string("kilforth/full_log.html", context)

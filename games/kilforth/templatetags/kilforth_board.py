@@ -73,13 +73,17 @@ def kb_tip(context: template.Context, term: str | None, label: str = "") -> str:
     root = context.render_context.dicts[0]
     n = root.get("kb_tip_n", 0) + 1
     root["kb_tip_n"] = n
+    # A board part is rendered on its own (board/parts.py): its ids carry its name to stay unique.
+    scope = context.get("part_id") or "kb"
     title, text = entry
     return format_html(
-        '<span class="tip"><button type="button" class="tip-btn" aria-describedby="kb-tip-{}"'
+        '<span class="tip"><button type="button" class="tip-btn" aria-describedby="{}-tip-{}"'
         ' aria-label="Rules help: {}">?</button><span class="tip-text" role="tooltip"'
-        ' id="kb-tip-{}"><strong>{}</strong> {}</span></span>',
+        ' id="{}-tip-{}"><strong>{}</strong> {}</span></span>',
+        scope,
         n,
         label or title,
+        scope,
         n,
         title,
         text,

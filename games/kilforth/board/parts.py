@@ -1,0 +1,95 @@
+"""The board's changing parts, each rendered from its own slice of the context and memoized.
+
+A decision changes little of the board: on average 1.4 of the 25 map cells and 1.8 of the hero
+panels (docs/benchmarks.md). Each part below is a pure function of the context slice it is given
+(its template sees nothing else), so its HTML is memoized by that slice: the four seat views and
+the spectator view of one version share every public part, and the next version re-renders only
+what changed.
+
+Each part is wrapped in `<!--[id-->...<!--]-->` markers around one element carrying that id. The
+tables app reads the markers to send a socket only the parts that changed since its last frame
+(`games/tables/frames.py`); in a page they are inert comments.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from threading import Lock
+
+from django.template.loader import render_to_string
+from django.utils.safestring import SafeString, mark_safe
+
+# Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
+PARTS_KEPT = 8192
+_memo: OrderedDict[tuple[str, str], str] = OrderedDict()
+_lock = Lock()
+
+
+def snippet(template: str, **context: object) -> SafeString:
+    """`template` rendered with only `context`, memoized by that context.
+
+    The key is the repr of the context slice: views are plain dicts, lists and scalars built in
+    the same order every time, so equal slices have equal reprs.
+    """
+    key = (template, repr(sorted(context.items())))
+    with _lock:
+        html = _memo.get(key)
+        if html is not None:
+            _memo.move_to_end(key)
+    if html is None:
+        html = render_to_string(template, context).strip()
+        with _lock:
+            _memo[key] = html
+            while len(_memo) > PARTS_KEPT:
+                _memo.popitem(last=False)
+    return mark_safe(html)  # noqa: S308 - our own templates, autoescaped
+
+
+def part(part_id: str, template: str, **context: object) -> SafeString:
+    """A memoized snippet between the part markers for `part_id` (its ids carry that name)."""
+    inner = snippet(template, part_id=part_id, **context)
+    return mark_safe(f"<!--[{part_id}-->{inner}<!--]-->")  # noqa: S308 - escaped above
+
+
+def board_parts(context: dict) -> dict:
+    """Every changing part of the board for `board.html`, from the full board context."""
+    status = context["status"]
+    return {
+        # Static help (the same in every view of an edition), named for unique tip ids.
+        "terms": snippet("kilforth/_terms.html", part_id="kb-terms", edition=context["edition"]),
+        "legend": snippet("kilforth/_legend.html", part_id="kb-legend"),
+        "result": part("kb-result", "kilforth/_result.html", result=context["result"]),
+        "status": part(
+            "kb-status", "kilforth/_status.html", status=status, edition=context["edition"]
+        ),
+        "decision": part(
+            "kb-decision",
+            "kilforth/_decision.html",
+            decision=context["decision"],
+            version=context["version"],
+        ),
+        "dice": part(
+            "kb-dice",
+            "kilforth/_dice.html",
+            tests=context["tests"],
+            success_min=context["success_min"],
+        ),
+        "cells": [
+            part(f"kb-loc-{c['index']}", "kilforth/_cell.html", c=c) for c in context["cells"]
+        ],
+        "decks": part(
+            "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
+        ),
+        "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
+        "ancients": part("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
+        "heroes": [
+            part(f"kb-hero-card-{h['seat']}", "kilforth/_hero.html", h=h) for h in context["heroes"]
+        ],
+        # Rows one by one: a decision adds a row or two to a log of up to 60.
+        "log": part(
+            "kb-log",
+            "kilforth/_log.html",
+            rows=[snippet("kilforth/_log_row.html", r=r) for r in context["log"]],
+            spectator=context["spectator"],
+        ),
+    }

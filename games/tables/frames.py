@@ -1,0 +1,160 @@
+"""What a table socket is sent: the whole live fragment, or only the parts that changed.
+
+A rendered fragment marks its changing parts `<!--[id-->...<!--]-->`, each one element carrying
+that id (games/kilforth/board/parts.py). Everything outside the parts is the skeleton. When a
+socket already shows an earlier rendering of the same view and the skeleton is the same (apart
+from version attributes), the parts that differ are all it needs: htmx's websocket extension
+swaps every top-level element of a frame into the element with its id. A decision then costs a
+few KiB per socket instead of the whole board (60-90 KiB), and the browser swaps little.
+
+The page's `#kb-version` element receives the new versions in every partial frame; board.js
+copies them onto `#game-board` and `#table-live`, so the page reads the same as after a whole one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+
+OPEN = "<!--["
+CLOSE = "<!--]-->"
+VERSION_ATTR = re.compile(r' data-version="\d+"')
+BOARD_VERSION = re.compile(r'id="game-board"[^>]*?data-version="(\d+)"')
+BOARD_VERSION_ATTR = re.compile(r'(id="game-board"[^>]*?data-version=")\d+(")')
+TABLE_VERSION = re.compile(r'id="table-live"[^>]*?data-version="(\d+)"')
+# Per (table, view): the renderings a socket can still be showing. Only the newest keeps its HTML.
+KEPT_PER_VIEW = 3
+VIEWS_KEPT = 1200
+
+
+def _parts(html: str) -> tuple[str, list[tuple[str, str]]]:
+    """(skeleton, [(part id, part html)]) of a marked fragment; parts never nest."""
+    skeleton: list[str] = []
+    parts: list[tuple[str, str]] = []
+    pos = 0
+    while (start := html.find(OPEN, pos)) >= 0:
+        head = html.find("-->", start)
+        end = html.find(CLOSE, head)
+        if head < 0 or end < 0:
+            break
+        part_id = html[start + len(OPEN) : head]
+        skeleton.append(html[pos:start])
+        skeleton.append(part_id)
+        parts.append((part_id, html[head + 3 : end]))
+        pos = end + len(CLOSE)
+    skeleton.append(html[pos:])
+    return "".join(skeleton), parts
+
+
+def mark(part_id: str, body: str) -> str:
+    """A part between its markers (htmx ignores the comments; `apply_frame` reads them)."""
+    return f"{OPEN}{part_id}-->{body}{CLOSE}"
+
+
+def apply_frame(page: str, frame: str) -> str:
+    """The page after `frame`, as htmx and board.js make it: for tests and load clients.
+
+    A whole live fragment replaces the page; a partial one replaces each marked part it brings
+    and moves the board's version to the one in its `#kb-version`.
+    """
+    if 'id="table-live"' in frame:
+        return frame
+    for part_id, body in _parts(frame)[1]:
+        start = page.find(f"{OPEN}{part_id}-->")
+        end = page.find(CLOSE, start)
+        if start >= 0 and end >= 0:
+            page = page[:start] + mark(part_id, body) + page[end + len(CLOSE) :]
+    found = re.search(r'id="kb-version"[^>]*data-version="(\d+)"', frame)
+    if found:
+        page = BOARD_VERSION_ATTR.sub(rf"\g<1>{found.group(1)}\g<2>", page, count=1)
+    return page
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+
+@dataclass
+class Rendering:
+    """One view of one table state, as sent to sockets; `html` is dropped once superseded."""
+
+    html: str | None
+    spectators: int
+    skeleton: bytes
+    parts: dict[str, bytes]
+    versions: str
+    version: int = -1
+    # Partial frames from older renderings of this view to this one, computed once each.
+    diffs: dict[tuple, str | None] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, html: str, spectators: int) -> Rendering:
+        skeleton, parts = _parts(html)
+        board = BOARD_VERSION.search(html)
+        table = TABLE_VERSION.search(html)
+        versions = (
+            f'<span id="kb-version" hidden data-version="{board.group(1) if board else ""}"'
+            f' data-table-version="{table.group(1) if table else ""}"></span>'
+        )
+        return cls(
+            html=html,
+            spectators=spectators,
+            skeleton=_digest(VERSION_ATTR.sub("", skeleton)),
+            parts={part_id: _digest(body) for part_id, body in parts},
+            versions=versions,
+        )
+
+    def changed_since(self, old: Rendering) -> str | None:
+        """The frame turning a page showing `old` into this one; None when it takes all of it."""
+        if self.html is None or not self.parts or old.skeleton != self.skeleton:
+            return None
+        # The same skeleton holds the same part ids in the same order.
+        _, parts = _parts(self.html)
+        changed = [
+            mark(part_id, body)
+            for part_id, body in parts
+            if old.parts.get(part_id) != self.parts[part_id]
+        ]
+        return "".join(changed) + self.versions
+
+
+class Renderings:
+    """Per process: the newest renderings of each (table, view), and the frames between them."""
+
+    def __init__(self) -> None:
+        self.views: OrderedDict[tuple, OrderedDict[tuple, Rendering]] = OrderedDict()
+
+    def get(self, view: tuple, key: tuple) -> Rendering | None:
+        kept = self.views.get(view)
+        if kept is None:
+            return None
+        self.views.move_to_end(view)
+        return kept.get(key)
+
+    def put(self, view: tuple, key: tuple, rendering: Rendering, version: int) -> None:
+        """Keep `rendering` as the newest of its view, unless a newer table version is kept."""
+        kept = self.views.setdefault(view, OrderedDict())
+        self.views.move_to_end(view)
+        if any(r.version > version for r in kept.values()):
+            return  # a socket that lags behind: its frame is rendered once, for it alone
+        rendering.version = version
+        for older in kept.values():
+            older.html = None  # no socket is ever sent an older state again
+            older.diffs.clear()
+        kept[key] = rendering
+        while len(kept) > KEPT_PER_VIEW:
+            kept.popitem(last=False)
+        while len(self.views) > VIEWS_KEPT:
+            self.views.popitem(last=False)
+
+    def frame(self, view: tuple, key: tuple, shown: tuple | None) -> str | None:
+        """The partial frame from the rendering `shown` to `key`, if both are known and it fits."""
+        new = self.get(view, key)
+        old = self.get(view, shown) if shown is not None else None
+        if new is None or old is None or old is new:
+            return None
+        if shown not in new.diffs:
+            new.diffs[shown] = new.changed_since(old)
+        return new.diffs[shown]

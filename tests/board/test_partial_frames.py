@@ -1,0 +1,76 @@
+"""Partial frames: a page patched with only the changed parts reads exactly like a fresh render."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.kilforth.board import render_board
+from games.kilforth.engine import view
+from games.tables.frames import Rendering, apply_frame
+
+from .games import CONFIGS, players, playout
+
+PART = re.compile(r"<!--\[([\w-]+)-->")
+
+
+def board(state, viewer) -> str:
+    return render_board(
+        view(state, viewer),
+        viewer=viewer,
+        players=players(len(state.heroes)),
+        online=set(range(len(state.heroes))),
+        table_slug="t",
+    )
+
+
+@pytest.mark.parametrize("config", CONFIGS[::3], ids=lambda c: "-".join(map(str, c)))
+def test_every_step_of_a_game_patched_part_by_part_equals_the_board_rendered_whole(config):
+    states = playout(*config)[:120]
+    partial = whole = 0
+    for viewer in (None, 0):
+        page = board(states[0], viewer)
+        before = Rendering.of(page, 0)
+        for state in states[1:]:
+            html = board(state, viewer)
+            after = Rendering.of(html, 0)
+            frame = after.changed_since(before)
+            if frame is None:
+                whole += 1
+                page = html
+            else:
+                partial += 1
+                assert len(frame) < len(html)
+                page = apply_frame(page, frame)
+            assert page == html, f"version {state.version} as seen by {viewer}"
+            before = after
+    assert partial > whole, "most decisions should need only some parts"
+
+
+def test_a_decision_sends_a_small_share_of_the_board():
+    states = playout("shadows", "competitive", 4)[40:100]
+    sizes = []
+    for old, new in zip(states, states[1:], strict=False):
+        html = board(new, 1)
+        frame = Rendering.of(html, 0).changed_since(Rendering.of(board(old, 1), 0))
+        if frame is not None:
+            sizes.append(len(frame) / len(html))
+    sizes.sort()
+    assert sizes and sizes[len(sizes) // 2] < 0.4, sizes
+
+
+def test_each_part_is_one_element_carrying_the_id_its_markers_name():
+    html = board(playout("gloom", "competitive", 4)[60], 2)
+    ids = PART.findall(html)
+    assert len(ids) == len(set(ids)) > 30
+    for part_id in ids:
+        assert re.search(rf'<!--\[{part_id}--><[a-z]+ id="{part_id}"', html), part_id
+
+
+def test_a_page_is_not_patched_from_a_rendering_with_another_skeleton():
+    states = playout("gloom", "solo", 1)
+    day = Rendering.of(board(states[0], 0), 0)
+    # The phase is a class on the board itself, outside every part: only the whole will do.
+    later = next(s for s in states if s.phase != states[0].phase)
+    assert Rendering.of(board(later, 0), 0).changed_since(day) is None
