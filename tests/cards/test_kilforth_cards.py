@@ -6,6 +6,7 @@ with one mistake, so the tests keep working as the card set grows.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -144,7 +145,7 @@ def test_an_unknown_card_kind_names_the_file_and_its_cards(folder):
 def test_a_missing_field_names_the_file_the_card_and_the_field(folder):
     add(folder, enemy(terrain=None))
     message = failure(folder)
-    assert message == "common/extra.toml: card 'e.test_beast': missing field 'terrain'"
+    assert message == "common/extra.toml: card 'e.test_beast': missing field 'terrain' (a string)"
 
 
 def test_a_card_without_an_id_is_pointed_at_by_its_name(folder):
@@ -159,20 +160,112 @@ def test_an_unknown_value_names_the_file_and_the_card(folder):
     assert failure(folder) == "common/extra.toml: card 'e.test_beast': terrain 'swamp' unknown"
 
 
-def test_a_wrong_type_that_trips_the_engine_still_names_the_file_and_the_card(folder):
+def test_a_wrong_type_names_the_file_the_card_the_field_and_the_type_expected(folder):
+    add(folder, enemy(gold='"lots"'))
+    assert failure(folder) == (
+        "common/extra.toml: card 'e.test_beast': "
+        "wrong type for field 'gold': expected an integer, got 'lots'"
+    )
+
+
+def test_a_wrong_type_the_loader_itself_reads_is_refused_before_it_trips(folder):
     add(folder, enemy(health='"three"'))
+    assert failure(folder) == (
+        "common/extra.toml: card 'e.test_beast': "
+        "wrong type for field 'health': expected an integer, got 'three'"
+    )
+
+
+def test_true_is_not_an_integer_nor_is_a_fraction(folder):
+    add(folder, enemy(fight="true"))
+    assert "wrong type for field 'fight': expected an integer, got True" in failure(folder)
+    add(folder, enemy(fight="2.5"))
+    assert "wrong type for field 'fight': expected an integer, got 2.5" in failure(folder)
+
+
+def test_a_list_of_keywords_written_as_one_string_is_a_wrong_type(folder):
+    add(folder, enemy(keywords='"coin"'))
+    assert failure(folder).endswith(
+        "wrong type for field 'keywords': expected a list of strings, got 'coin'"
+    )
+
+
+def test_a_misspelt_optional_field_is_refused_and_the_likely_field_named(folder):
+    add(folder, enemy(gld="3"))
+    assert failure(folder) == (
+        "common/extra.toml: card 'e.test_beast': unknown field 'gld' (did you mean 'gold'?)"
+    )
+
+
+def test_an_unknown_field_unlike_any_other_lists_the_fields_the_kind_has(folder):
+    add(folder, 'loot = [\n  {id = "l.test_coin", name = "Coin", colour = "red"},\n]\n')
+    assert failure(folder) == (
+        "common/extra.toml: card 'l.test_coin': unknown field 'colour' "
+        "(known: id, name, gold, deed, text)"
+    )
+
+
+def test_a_misspelt_attribute_in_a_bonus_is_named_with_its_table(folder):
+    add(
+        folder,
+        'reward = [\n  {id = "r.test_ring", name = "Test Ring", deck = "item", gold = 2,'
+        " bonus = {fihgt = 1}},\n]\n",
+    )
+    assert failure(folder) == (
+        "common/extra.toml: card 'r.test_ring': unknown field 'bonus.fihgt' (did you mean 'fight'?)"
+    )
+
+
+def break_a_saga(folder: Path, pattern: str, replacement: str) -> str:
+    """Rewrite the first saga that matches `pattern` in the copied heroes file; its id."""
+    path = folder / "common" / "heroes.toml"
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    i = next(
+        n
+        for n, x in enumerate(lines)
+        if x.lstrip().startswith('{id = "saga.') and re.search(pattern, x)
+    )
+    lines[i] = re.sub(pattern, replacement, lines[i], count=1)
+    path.write_text("".join(lines), encoding="utf-8")
+    return re.search(r'id = "([^"]+)"', lines[i]).group(1)
+
+
+def test_a_wrong_type_deep_in_a_saga_names_the_path_to_it(folder):
+    saga = break_a_saga(folder, r'(totem = \{name = "[^"]*", gold = )(\d+)', r'\1"\2"')
+    assert re.fullmatch(
+        f"common/heroes.toml: card '{re.escape(saga)}': "
+        r"wrong type for field 'totem.gold': expected an integer, got '\d+'",
+        failure(folder),
+    )
+
+
+def test_an_interlude_testing_an_unknown_attribute_is_a_wrong_value(folder):
+    saga = break_a_saga(folder, r'(interlude = \{[^}]*attr = )"\w+"', r'\1"charm"')
+    assert failure(folder) == (
+        f"common/heroes.toml: card '{saga}': wrong value for field 'chapters[1].interlude.attr': "
+        "expected one of fight, study, sneak, influence, got 'charm'"
+    )
+
+
+def test_cards_must_be_an_array_of_tables(folder):
+    add(folder, 'encounter = {id = "e.test_beast", name = "Test Beast"}\n')
+    assert failure(folder) == ("common/extra.toml: 'encounter' must be an array of cards (tables)")
+
+
+def test_a_loader_crash_on_a_value_it_does_not_check_still_names_the_file_and_the_card(
+    folder, monkeypatch
+):
+    from games.kilforth.engine import cards
+
+    def trips(path: Path, kind: str, card: dict) -> None:
+        if card["id"] == "e.test_beast":
+            raise TypeError("'<' not supported between instances of 'str' and 'int'")
+
+    monkeypatch.setattr(cards, "_validate_kind", trips)
+    add(folder, enemy())
     message = failure(folder)
     assert message.startswith("common/extra.toml: card 'e.test_beast': ")
-    assert "wrong type" in message
-
-
-@pytest.mark.xfail(
-    strict=True, reason="engine change needed: cards.py does not check field types (gold)"
-)
-def test_a_wrong_type_the_engine_lets_through_is_an_error(folder):
-    add(folder, enemy(gold='"lots"'))
-    message = failure(folder)
-    assert "common/extra.toml" in message and "'e.test_beast'" in message
+    assert "TypeError" in message
 
 
 def test_an_unknown_effect_step_names_the_file_the_card_and_the_step(folder):
@@ -187,22 +280,56 @@ def test_an_unknown_step_deep_in_a_choice_is_found(folder):
     assert "unknown step kind 'fly'" in failure(folder)
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine change needed: step parameters are not typed (n must be an int)"
-)
 def test_an_effect_step_with_a_parameter_of_the_wrong_type_is_an_error(folder):
     add(folder, enemy(trophy='[{k = "gain_gold", n = "two"}]'))
-    message = failure(folder)
-    assert "common/extra.toml" in message and "'e.test_beast'" in message
+    assert failure(folder) == (
+        "common/extra.toml: card 'e.test_beast': "
+        "step 'gain_gold': wrong type for parameter 'n': expected an integer, got 'two'"
+    )
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine change needed: a step's required parameters are not checked"
-)
 def test_an_effect_step_missing_its_parameter_is_an_error(folder):
     add(folder, enemy(trophy='[{k = "gain_gold"}]'))
-    message = failure(folder)
-    assert "common/extra.toml" in message and "'e.test_beast'" in message
+    assert failure(folder) == (
+        "common/extra.toml: card 'e.test_beast': "
+        "step 'gain_gold': missing parameter 'n' (an integer)"
+    )
+
+
+def test_an_effect_step_with_an_unknown_parameter_is_an_error(folder):
+    add(folder, enemy(trophy='[{k = "lose_hp", n = 1, sorce = "trap"}]'))
+    assert failure(folder) == (
+        "common/extra.toml: card 'e.test_beast': "
+        "step 'lose_hp': unknown parameter 'sorce' (did you mean 'source'?)"
+    )
+
+
+def test_a_parameter_given_to_a_step_that_takes_none_is_an_error(folder):
+    add(folder, enemy(trophy='[{k = "draw_loot", n = 2}]'))
+    assert failure(folder).endswith("step 'draw_loot': unknown parameter 'n' (it takes none)")
+
+
+def test_a_step_parameter_outside_its_values_is_a_wrong_value(folder):
+    add(folder, enemy(trophy='[{k = "draw_reward", deck = "weapon"}]'))
+    assert failure(folder).endswith(
+        "step 'draw_reward': wrong value for parameter 'deck': "
+        "expected one of item, title, spell, ally, got 'weapon'"
+    )
+
+
+def test_a_step_deep_in_a_choice_has_its_parameters_checked(folder):
+    gate = '{k = "test_gate", attr = "sneak", pass = [{k = "hide"}]}'
+    add(
+        folder, enemy(trophy=f'[{{k = "choose", options = [{{label = "Try", steps = [{gate}]}}]}}]')
+    )
+    assert failure(folder).endswith("step 'test_gate': missing parameter 'need' (an integer)")
+
+
+def test_a_choice_option_without_a_label_is_an_error(folder):
+    add(folder, enemy(trophy='[{k = "choose", options = [{steps = [{k = "hide"}]}]}]'))
+    assert failure(folder).endswith(
+        "step 'choose': missing parameter 'options[0].label' (a string)"
+    )
 
 
 def test_an_unknown_location_names_the_file_and_the_card(folder):

@@ -238,7 +238,7 @@ def _clear_obstacle(state: State, s: dict) -> None:
     log(state, "obstacle_cleared", seat=s["seat"], loc=state.map[i]["id"])
 
 
-@step("hide", card=True)
+@step("hide", card=True, params={})
 def _hide(state: State, s: dict) -> None:
     """HIDE-1; HIDE-3: a hero that hides leaves its team (a leader that hides disbands it)."""
     seat = s["seat"]

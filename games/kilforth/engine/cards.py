@@ -2,15 +2,21 @@
 
 Cards are plain TOML tables. Each file holds arrays named after the card kind
 (`location`, `encounter`, `reward`, `loot`, `race`, `class`, `skill`, `saga`, `ancient`, `night`).
-Effects are lists of steps: `{k = "gain_gold", n = 2}`; their kinds must be registered in
-steps.py, and validation names the file and card id of any mistake.
+Every field a kind may have is declared with its type in `FIELDS` (required ones in `REQUIRED`,
+defaults in `DEFAULTS`); a field not declared is refused. Effects are lists of steps:
+`{k = "gain_gold", n = 2}`; their kinds must be registered in steps.py, with the parameters each
+declares there. Validation names the file and card id of any mistake.
 """
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Collection
 from functools import lru_cache
 from pathlib import Path
+
+from .schema import BOOL, INT, STEPS, STR, STRS, ListOf, SchemaError, Spec, Table, check, one_of
+from .steps import CARD_PARAMS
 
 CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
 
@@ -91,6 +97,138 @@ DEFAULTS = {
     "night": {**_ENCOUNTER_DEFAULTS, "mods": {}, "nightly": []},
 }
 
+# The type of every field each kind may have (schema.py); a field not listed here is refused.
+_ATTR_INTS: dict[str, Spec] = {a: INT for a in ATTRS}
+BONUS = Table(_ATTR_INTS, name="a table of attribute = integer")  # e.g. {fight = 1}
+STRENGTH = Table({"health": INT, "fight": INT}, name="a table of health/fight = integer")
+ATTR = one_of(*ATTRS)
+_ENCOUNTER_FIELDS: dict[str, Spec] = {
+    **_ATTR_INTS,
+    "health": INT,
+    "gold": INT,
+    "keywords": STRS,
+    "weakness": STR,
+    "trophy": STEPS,
+    "trophy_forced": BOOL,
+    "effect": STEPS,
+    "text": STR,
+}
+_TEST = {"where": STRS, "attr": ATTR, "need": INT}  # a saga's interlude or finale
+CHAPTER = Table(
+    {
+        "keywords": STRS,
+        "solo_keywords": STRS,
+        "interlude": Table({**_TEST, "keywords": STRS}, ("attr", "need")),
+    }
+)
+TOTEM = Table(
+    {
+        "name": STR,
+        "gold": INT,
+        "bonus": BONUS,
+        "keywords": STRS,
+        "deed": STEPS,
+        "veil": BOOL,
+        "reroll": BOOL,
+        "text": STR,
+    },
+    ("name", "gold"),
+)
+PLOT = Table(
+    {
+        "id": STR,
+        "name": STR,
+        "attr": ATTR,
+        "need": INT,
+        "ability": STRENGTH,
+        "enter": STEPS,
+        "text": STR,
+    },
+    ("id", "name", "attr", "need"),
+)
+FIELDS: dict[str, dict[str, Spec]] = {
+    "location": {
+        "id": STR,
+        "name": STR,
+        "edition": STR,
+        "terrain": STR,
+        "gloom": INT,
+        "symbol": STR,
+        "market": BOOL,
+        "centre": STR,
+        "arrive": STEPS,
+        "gloom_arrive": STEPS,
+        "night": STEPS,
+        "text": STR,
+    },
+    "encounter": {"id": STR, "name": STR, "type": STR, "terrain": STR, **_ENCOUNTER_FIELDS},
+    "reward": {
+        "id": STR,
+        "name": STR,
+        "deck": STR,
+        "gold": INT,
+        "bonus": BONUS,
+        "keywords": STRS,
+        "where": STRS,
+        "deed": STEPS,
+        "veil": BOOL,
+        "reroll": BOOL,
+        "text": STR,
+    },
+    "loot": {"id": STR, "name": STR, "gold": INT, "deed": STEPS, "text": STR},
+    "race": {
+        "id": STR,
+        "name": STR,
+        "female": STR,
+        **_ATTR_INTS,
+        "female_attrs": BONUS,
+        "text": STR,
+    },
+    "class": {"id": STR, "name": STR, "skill_types": STRS, **_ATTR_INTS, "saga": STR, "text": STR},
+    "skill": {
+        "id": STR,
+        "name": STR,
+        "type": STR,
+        "level": INT,
+        "bonus": BONUS,
+        "deed": STEPS,
+        "veil": BOOL,
+        "reroll": BOOL,
+        "text": STR,
+    },
+    "saga": {
+        "id": STR,
+        "name": STR,
+        "class": STR,
+        "chapters": ListOf(CHAPTER, "a list of chapters"),
+        "finale": Table({**_TEST, "text": STR}, ("attr", "need")),
+        "totem": TOTEM,
+    },
+    "ancient": {
+        "id": STR,
+        "name": STR,
+        "health": INT,
+        "fight": INT,
+        "gold": INT,
+        "where": STRS,
+        "plots": ListOf(PLOT, "a list of plot cards"),
+        "abilities": STRENGTH,
+        "gloom_terrains": STRS,
+        "text": STR,
+    },
+    "night": {
+        "id": STR,
+        "name": STR,
+        "edition": STR,
+        "type": STR,
+        "location": STR,
+        **_ENCOUNTER_FIELDS,
+        "mods": BONUS,
+        "nightly": STEPS,
+    },
+}
+SCHEMAS = {kind: Table(FIELDS[kind], REQUIRED[kind], "a card") for kind in KINDS}
+
 
 class ContentError(ValueError):
     """A card file is wrong; the message names the file and the card id."""
@@ -134,27 +272,14 @@ def _fail(path: Path, cid: str, msg: str) -> None:
     raise ContentError(f"{path.name}: card {cid!r}: {msg}")
 
 
-def _check_steps(path: Path, cid: str, steps: object, known: set[str]) -> None:
-    if not isinstance(steps, list):
-        _fail(path, cid, "effects must be a list of steps")
-    for s in steps:  # type: ignore[union-attr]
-        if not isinstance(s, dict) or "k" not in s:
-            _fail(path, cid, f"step {s!r} needs a kind 'k'")
-        if s["k"] not in known:
-            _fail(path, cid, f"unknown step kind {s['k']!r}")
-        for key in ("steps", "pass", "fail"):
-            if key in s:
-                _check_steps(path, cid, s[key], known)
-        for opt in s.get("options", []):
-            if "label" not in opt:
-                _fail(path, cid, "each choice option needs a label")
-            _check_steps(path, cid, opt.get("steps", []), known)
+def load_files(files: list[Path], known_steps: Collection[str]) -> Content:
+    """Load and validate the given TOML files into a Content index.
 
-
-def load_files(files: list[Path], known_steps: set[str]) -> Content:
-    """Load and validate the given TOML files into a Content index."""
+    `known_steps`: the step kinds card files may use (their parameters as declared in steps.py).
+    """
     c = Content()
     origin: dict[str, Path] = {}
+    step_params = {k: CARD_PARAMS.get(k) for k in known_steps}
     for path in files:
         try:
             data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -163,27 +288,25 @@ def load_files(files: list[Path], known_steps: set[str]) -> Content:
         for kind, items in data.items():
             if kind not in KINDS:
                 raise ContentError(f"{path.name}: unknown card kind {kind!r}")
+            if type(items) is not list or not all(type(raw) is dict for raw in items):
+                raise ContentError(f"{path.name}: {kind!r} must be an array of cards (tables)")
             for raw in items:
                 cid = raw.get("id", "?")
-                for req in REQUIRED[kind]:
-                    if req not in raw:
-                        _fail(path, cid, f"missing field {req!r}")
+                try:
+                    check(raw, SCHEMAS[kind], step_params)
+                except SchemaError as exc:
+                    _fail(path, cid, str(exc))
                 if cid in c.cards:
                     _fail(path, cid, f"duplicate id (also in {origin[cid].name})")
                 card = {**DEFAULTS[kind], **raw, "kind": kind}
-                for key in ("arrive", "gloom_arrive", "trophy", "effect", "deed", "nightly"):
-                    if key in card:
-                        _check_steps(path, cid, card[key], known_steps)
-                if card.get("night") is not None:
-                    _check_steps(path, cid, card["night"], known_steps)
-                _validate_kind(path, kind, card, known_steps)
+                _validate_kind(path, kind, card)
                 c.cards[cid] = card
                 origin[cid] = path
                 c.by_kind[kind].append(cid)
                 if kind == "ancient":
                     for p in card["plots"]:
-                        if "id" not in p or p["id"] in c.cards:
-                            _fail(path, cid, f"plot {p.get('id')!r} missing or duplicate id")
+                        if p["id"] in c.cards:
+                            _fail(path, cid, f"plot {p['id']!r}: duplicate id")
                         plot = {
                             "kind": "plot",
                             "ancient": cid,
@@ -192,9 +315,9 @@ def load_files(files: list[Path], known_steps: set[str]) -> Content:
                             "text": "",
                             **p,
                         }
-                        _check_steps(path, p["id"], plot["enter"], known_steps)
                         c.cards[p["id"]] = plot
                         c.plots[p["id"]] = plot
+                        origin[p["id"]] = path
                 if kind == "saga":
                     t = {
                         "kind": "totem",
@@ -208,13 +331,17 @@ def load_files(files: list[Path], known_steps: set[str]) -> Content:
                         **card["totem"],
                     }
                     t["id"] = cid + ".totem"
+                    if t["id"] in c.cards:
+                        _fail(path, cid, f"its totem's id {t['id']!r} is taken")
                     c.cards[t["id"]] = t
                     c.totems[t["id"]] = t
+                    origin[t["id"]] = path
     _cross_check(c, origin)
     return c
 
 
-def _validate_kind(path: Path, kind: str, card: dict, known: set[str]) -> None:
+def _validate_kind(path: Path, kind: str, card: dict) -> None:
+    """The values of a card's fields (their types are already checked against FIELDS)."""
     cid = card["id"]
     if kind == "location":
         if card["terrain"] not in TERRAINS + ("none",):
@@ -250,17 +377,9 @@ def _validate_kind(path: Path, kind: str, card: dict, known: set[str]) -> None:
     elif kind == "saga":
         if len(card["chapters"]) != 4:
             _fail(path, cid, "a saga has exactly 4 chapters")
-        for ch in card["chapters"]:
-            if "interlude" in ch and ch["interlude"].get("attr") not in ATTRS:
-                _fail(path, cid, "interlude needs attr")
-        if card["finale"].get("attr") not in ATTRS or "need" not in card["finale"]:
-            _fail(path, cid, "finale needs attr and need")
     elif kind == "ancient":
         if not card["plots"]:
             _fail(path, cid, "an ancient needs plot cards")
-    for b in list(card.get("bonus", {})) + list(card.get("female_attrs", {})):
-        if b not in ATTRS:
-            _fail(path, cid, f"bonus attribute {b!r} unknown")
 
 
 def _keywords_named(card: dict) -> list[str]:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from . import rng
 from .board import card, first_active, hero_name, unique_keywords
+from .cards import ATTRS, REWARD_DECKS
+from .schema import BOOL, INT, STEPS, STR, ListOf, Table, one_of
 from .state import State, log
 from .steps import ask, bind, option, push, step
 
@@ -131,16 +133,23 @@ def lose_hp(state: State, seat: int, n: int, source: str) -> None:
 
 
 # --------------------------------------------------------------------------- card steps
+# Each declares the parameters card files give it (the hero's seat is filled in by `bind`).
+
+# A choice's options: a label for each, and the steps it leads to (none: nothing happens).
+OPTIONS = ListOf(
+    Table({"label": STR, "steps": STEPS}, ("label",), "an option {label, steps}"),
+    "a list of options {label, steps}",
+)
 
 
-@step("gain_gold", card=True)
+@step("gain_gold", card=True, params={"n": INT})
 def _gain_gold(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         state.heroes[s["seat"]]["gold"] += s["n"]
         log(state, "gold_gained", seat=s["seat"], n=s["n"])
 
 
-@step("lose_gold", card=True)
+@step("lose_gold", card=True, params={"n": INT})
 def _lose_gold(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         h = state.heroes[s["seat"]]
@@ -149,7 +158,7 @@ def _lose_gold(state: State, s: dict) -> None:
         log(state, "gold_lost", seat=s["seat"], n=n)
 
 
-@step("gain_hp", card=True)
+@step("gain_hp", card=True, params={"n": INT})
 def _gain_hp(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         h = state.heroes[s["seat"]]
@@ -158,14 +167,14 @@ def _gain_hp(state: State, s: dict) -> None:
         log(state, "hp_gained", seat=s["seat"], n=n, hp=h["hp"])
 
 
-@step("lose_hp", card=True)
+@step("lose_hp", card=True, params={"n": INT}, optional={"source": STR})
 def _lose_hp(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         lose_hp(state, s["seat"], s["n"], s.get("source", "effect"))
         push(state, {"k": "check_defeat", "seat": s["seat"], "source": s.get("source", "effect")})
 
 
-@step("lose_ap", card=True)
+@step("lose_ap", card=True, params={"n": INT})
 def _lose_ap(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         h = state.heroes[s["seat"]]
@@ -173,20 +182,20 @@ def _lose_ap(state: State, s: dict) -> None:
         log(state, "ap_lost", seat=s["seat"], n=s["n"], ap=h["ap"])
 
 
-@step("gain_fate", card=True)
+@step("gain_fate", card=True, params={"n": INT})
 def _gain_fate(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         state.heroes[s["seat"]]["fate"] += s["n"]
         log(state, "fate_gained", seat=s["seat"], n=s["n"])
 
 
-@step("draw_loot", card=True)
+@step("draw_loot", card=True, params={})
 def _draw_loot(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         gain_loot(state, s["seat"])
 
 
-@step("draw_reward", card=True)
+@step("draw_reward", card=True, params={"deck": one_of(*REWARD_DECKS)})
 def _draw_reward(state: State, s: dict) -> None:
     """Draw a reward card from the named deck into hand as a rumour."""
     if can_be_affected(state, s["seat"]):
@@ -195,7 +204,7 @@ def _draw_reward(state: State, s: dict) -> None:
             to_hand(state, s["seat"], cid)
 
 
-@step("place_obstacle", card=True)
+@step("place_obstacle", card=True, params={}, optional={"loc": INT})
 def _place_obstacle(state: State, s: dict) -> None:
     """Put an obstacle on the acting hero's location (or on `loc` if the step gives one)."""
     i = s.get("loc")
@@ -207,7 +216,12 @@ def _place_obstacle(state: State, s: dict) -> None:
     log(state, "obstacle_placed", loc=state.map[i]["id"])
 
 
-@step("choose", card=True)
+@step(
+    "choose",
+    card=True,
+    params={"options": OPTIONS},
+    optional={"who": one_of("self", "first"), "text": STR},
+)
 def _choose(state: State, s: dict) -> None:
     """A card's choice; `who` = "self" (default: the acting hero) or "first" (NIGHT-5)."""
     seat = first_active(state) if s.get("who") == "first" else s["seat"]
@@ -220,7 +234,7 @@ def _choose(state: State, s: dict) -> None:
     ask(state, seat, "card_choice", s.get("text", "Choose one"), opts, card=s.get("card"))
 
 
-@step("each_hero", card=True)
+@step("each_hero", card=True, params={"steps": STEPS}, optional={"here": BOOL})
 def _each_hero(state: State, s: dict) -> None:
     """Apply steps to every hero (only those at the acting hero's location if `here`)."""
     where = state.heroes[s["seat"]]["loc"] if s.get("here") and s["seat"] is not None else None
@@ -235,7 +249,12 @@ def _each_hero(state: State, s: dict) -> None:
     push(state, *batch)
 
 
-@step("test_gate", card=True)
+@step(
+    "test_gate",
+    card=True,
+    params={"attr": one_of(*ATTRS), "need": INT},
+    optional={"pass": STEPS, "fail": STEPS},
+)
 def _test_gate(state: State, s: dict) -> None:
     """A card test: roll `attr`, then run `pass` (successes >= need) or `fail` steps."""
     if not can_be_affected(state, s["seat"]):
@@ -263,7 +282,7 @@ def _gate_resolve(state: State, s: dict) -> None:
     push(state, *bind(s["pass"] if ok else s["fail"], s["seat"]))
 
 
-@step("move_to_centre", card=True)
+@step("move_to_centre", card=True, params={})
 def _move_to_centre(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
         from .actions import leave_location
@@ -273,13 +292,13 @@ def _move_to_centre(state: State, s: dict) -> None:
         log(state, "moved", seat=s["seat"], to=state.map[state.centre()]["id"], how="effect")
 
 
-@step("extra_night_card", card=True)
+@step("extra_night_card", card=True, params={})
 def _extra_night_card(state: State, s: dict) -> None:
     """Dark Pinnacle (NIGHT-1): draw and resolve one more night card."""
     push(state, {"k": "darkness", "extra": True})
 
 
-@step("log_text", card=True)
+@step("log_text", card=True, params={}, optional={"text": STR})
 def _log_text(state: State, s: dict) -> None:
     """Flavour only: record a card's text in the log."""
     log(state, "text", seat=s["seat"], text=s.get("text", ""))

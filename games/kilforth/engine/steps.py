@@ -5,20 +5,25 @@ handler that pushes `[a, b]` has a and then b run before whatever was already qu
 that needs a player's decision sets `state.prompt` (see `ask`) and the loop stops: the options'
 continuations are themselves lists of steps, so a paused game is plain data.
 
-Step kinds registered with `card=True` may appear in card data files; every kind is tested in
+Step kinds registered with `card=True` may appear in card data files. Each declares its parameters
+beside it (`params=` required, `optional=` may be left out; types from schema.py), and the card
+loader refuses a card whose steps miss, mistype or misspell one. Every kind is tested in
 tests/engine/test_steps.py.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
+from .schema import Spec, Table, step_params
 from .state import State, log
 
 Handler = Callable[[State, dict], None]
 STEPS: dict[str, Handler] = {}
 CARD_STEPS: dict[str, Handler] = {}
+# The parameters each card step kind takes in card files (the seat is filled in by `bind`).
+CARD_PARAMS: dict[str, Table] = {}
 MAX_STEPS_PER_RUN = 200_000
 
 _MODULES = (
@@ -37,8 +42,23 @@ _MODULES = (
 )
 
 
-def step(kind: str, card: bool = False) -> Callable[[Handler], Handler]:
-    """Register a step handler under `kind`; `card=True` lets card files use it."""
+def step(
+    kind: str,
+    card: bool = False,
+    params: Mapping[str, Spec] | None = None,
+    optional: Mapping[str, Spec] | None = None,
+) -> Callable[[Handler], Handler]:
+    """Register a step handler under `kind`; `card=True` lets card files use it.
+
+    A card step must declare the parameters card files give it: `params` (required; `{}` for
+    none) and `optional` (those it reads with a default), e.g.
+    `@step("lose_hp", card=True, params={"n": INT}, optional={"source": STR})`.
+    """
+    if card and params is None:
+        raise ValueError(f"card step kind {kind!r} must declare its params (`params={{}}`: none)")
+    if not card and (params is not None or optional is not None):
+        raise ValueError(f"step kind {kind!r}: only card steps declare params")
+    table = step_params(params or {}, optional or {})
 
     def deco(fn: Handler) -> Handler:
         if kind in STEPS:
@@ -46,6 +66,7 @@ def step(kind: str, card: bool = False) -> Callable[[Handler], Handler]:
         STEPS[kind] = fn
         if card:
             CARD_STEPS[kind] = fn
+            CARD_PARAMS[kind] = table
         return fn
 
     return deco

@@ -1,9 +1,9 @@
 """python manage.py kilforth_cards [--check] [--strict-counts] [--dir PATH]
 
 Loads every card file through the engine's own loader (games.kilforth.engine.cards.load_files,
-which validates each card and cross-checks references), prints how many of each component there
-are per edition beside the targets of the full set, and fails with one line naming the file and
-the card on the first error. The validation itself lives in the engine; this command only finds
+which checks each card's fields and effect steps against their declared types and cross-checks
+references), prints how many of each component there are per edition beside the targets of the
+full set, and fails with one line naming the file and the card on the first error. The validation itself lives in the engine; this command only finds
 the files and makes the engine's answer easy to act on.
 """
 
@@ -117,7 +117,7 @@ def load_content(files: list[Path], folder: Path) -> Content:
         return load_files(files, set(steps.CARD_STEPS))
     except ContentError as exc:
         raise CommandError(explain(str(exc), files, folder)) from exc
-    except Exception as exc:  # the engine met data it does not check: still name the card
+    except Exception as exc:  # a loader bug on unchecked data: still name the file and card
         raise CommandError(explain_crash(exc, files, folder)) from exc
 
 
@@ -216,7 +216,7 @@ def explain_crash(exc: Exception, files: list[Path], folder: Path) -> str:
     """The engine raised something other than ContentError: find the file and card it was on."""
     path, cid = _crash_site(exc.__traceback__)
     what = f"{type(exc).__name__}: {exc}"
-    hint = "a field probably has the wrong type (the engine does not check this one yet)"
+    hint = "the loader failed on a value it does not check (a bug of the loader: report it)"
     if path is None:
         return f"could not load the cards ({what}); {hint}"
     return f"{_rel(path, folder)}: card {cid!r}: {hint} ({what})"
