@@ -202,6 +202,9 @@ KILFORTH_BOT_DRIVER = env_bool("KILFORTH_BOT_DRIVER", True)
 # How often each process checks that its sockets show every table's newest version (a lost
 # broadcast is healed within this time; see games/tables/consumers.py: Freshness).
 KILFORTH_FRESHNESS_SECONDS = float(env_str("KILFORTH_FRESHNESS_SECONDS", "2"))
+# Sockets opening and closing are announced at most once per this many seconds per table and
+# process: a crowd joining costs one broadcast per window, not one per socket (0: at once).
+KILFORTH_PRESENCE_SECONDS = float(env_str("KILFORTH_PRESENCE_SECONDS", "0.25"))
 
 # Websocket frames from browsers are small JSON forms; anything larger is refused unread.
 WEBSOCKET_MAX_MESSAGE_BYTES = env_int("KILFORTH_WS_MAX_MESSAGE_BYTES", 16 * 1024)

@@ -5,11 +5,16 @@ read once here. Consumers render each distinct view of that state once per proce
 and send the same HTML to every socket sharing it, so a thousand spectators cost one render.
 """
 
+import asyncio
 import logging
+import os
+import threading
 import time
 
-from asgiref.sync import async_to_sync
+from asgiref.sync import SyncToAsync, async_to_sync
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
@@ -32,7 +37,49 @@ def on_commit_table_changed(table_id: int, bump: bool = False, lobby: bool = Tru
 
 
 def on_commit_presence(table_id: int) -> None:
-    transaction.on_commit(lambda: broadcast_table(table_id))
+    transaction.on_commit(lambda: _presence_soon(table_id))
+
+
+_presence_pending: set[int] = set()
+_presence_lock = threading.Lock()
+
+
+def _event_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop of the consumer this sync code runs for, if any (asgiref records it)."""
+    local = SyncToAsync.threadlocal
+    if getattr(local, "main_event_loop_pid", None) != os.getpid():
+        return None
+    return getattr(local, "main_event_loop", None)
+
+
+def _presence_soon(table_id: int) -> None:
+    """Announce presence once per window: a thousand sockets joining are not a thousand boards.
+
+    Called in a consumer's sync thread; the window runs on that consumer's event loop. Outside
+    a consumer (no loop), or with the window set to 0, the announcement goes out at once.
+    """
+    delay = settings.KILFORTH_PRESENCE_SECONDS
+    loop = _event_loop()
+    if loop is None or delay <= 0:
+        broadcast_table(table_id)
+        return
+    with _presence_lock:
+        if table_id in _presence_pending:
+            return  # the announcement already scheduled will read the presence then
+        _presence_pending.add(table_id)
+
+    def flush() -> None:
+        with _presence_lock:
+            _presence_pending.discard(table_id)
+        broadcast_table(table_id)
+
+    def schedule() -> None:
+        loop.call_later(
+            delay,
+            lambda: asyncio.ensure_future(database_sync_to_async(flush, thread_sensitive=False)()),
+        )
+
+    loop.call_soon_threadsafe(schedule)
 
 
 def _send(group: str, message: dict, attempts: int = 4) -> None:

@@ -6,6 +6,7 @@ import re
 
 import pytest
 from channels.db import database_sync_to_async
+from django.test import override_settings
 
 from games.kilforth import adapter
 from games.tables.models import Game, Table, TableStatus
@@ -173,4 +174,24 @@ async def test_a_spectator_joining_costs_the_others_a_few_bytes_not_a_board():
         frame = await receive_until(player, f"{count} watching")
         assert 'id="game-board"' not in frame and len(frame) < 200
     for communicator in (player, *watchers):
+        await communicator.disconnect()
+
+
+async def test_a_crowd_joining_at_once_is_announced_in_a_few_frames_not_one_per_socket():
+    table, players = await db(started_table)()
+    player = socket(f"/ws/t/{table.slug}/", await db(session_for)(players[0]))
+    assert (await player.connect())[0]
+    await receive_until(player, 'id="game-board"')
+    with override_settings(KILFORTH_PRESENCE_SECONDS=1.0):
+        crowd = [socket(f"/ws/t/{table.slug}/") for _ in range(20)]
+        for watcher in crowd:
+            assert (await watcher.connect())[0]
+        announced = 0
+        while True:
+            frame = await player.receive_from(timeout=5)
+            announced += "watching" in frame
+            if "20 watching" in frame:
+                break
+    assert announced <= 5, f"{announced} presence frames for 20 sockets"
+    for communicator in (player, *crowd):
         await communicator.disconnect()
