@@ -15,7 +15,7 @@ from websockets.asyncio.client import ClientConnection
 BOARD_VERSION = re.compile(r'id="(?:game-board|kb-version)"[^>]*?data-version="(\d+)"')
 ERROR_CODE = re.compile(r'data-error="([^"]+)"')
 KEY = re.compile(r'name="key" value="([^"]*)"')
-MINE = '<section class="kb-decision is-mine"'
+MINE = 'class="kb-decision is-mine"'
 
 
 def board_version(frame: str) -> int | None:
@@ -24,7 +24,10 @@ def board_version(frame: str) -> int | None:
 
 
 def my_keys(frame: str) -> list[str]:
-    """The decision keys of the prompt this viewer must answer ([] when not asked)."""
+    """The decision keys of the prompt this viewer must answer ([] when not asked).
+
+    A partial frame always carries the asked seat's decision part (its forms name the version).
+    """
     start = frame.find(MINE)
     if start < 0:
         return []

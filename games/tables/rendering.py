@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.template.loader import render_to_string
 
+from . import states
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus
 
@@ -133,11 +134,21 @@ def load_snapshot(table_id: int) -> TableSnapshot | None:
     online, spectators = read_presence(table_id)
     game = None
     if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
-        from games.kilforth import adapter
-
-        document = Game.objects.filter(table=table).values_list("state", flat=True).first()
-        game = adapter.load(document) if document else None
+        game = _game_state(table)
     return TableSnapshot(table=table, seats=seats, online=online, spectators=spectators, game=game)
+
+
+def _game_state(table: Table) -> object | None:
+    row = Game.objects.filter(table=table).values_list("pk", "version").first()
+    if row is None:
+        return None
+    game_id, version = row
+    found = Game.objects.filter(pk=game_id, version=version).values_list("state", flat=True)
+    state = states.state_at(table.slug, version, found.first)
+    if state is None:  # a decision landed between the two reads: take the newest, as one row
+        text, version = Game.objects.filter(pk=game_id).values_list("state", "version").get()
+        state = states.state_at(table.slug, version, lambda: text)
+    return state
 
 
 def viewer_key(snapshot: TableSnapshot, player_id: int | None, access: str | None) -> tuple:

@@ -12,7 +12,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import realtime
+from . import realtime, states
 from .identity import PLAYER_ACCESS
 from .models import Action, Connection, Game, Player, Seat, Table, TableStatus
 
@@ -339,10 +339,12 @@ def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player
         raise ServiceError("That decision was malformed.")
     if table.status != TableStatus.STARTED:
         raise Conflict("There is no game in play at this table.")
-    game = Game.objects.get(table=table)
+    game = Game.objects.defer("state").get(table=table)
     if seen_version != game.version:
         raise Stale("The game had moved on; here is where it stands now.")
-    state = adapter.load(game.state)
+    state = states.state_at(table.slug, game.version, lambda: _document(game.pk, game.version))
+    if state is None:
+        raise Stale("The game had moved on; here is where it stands now.")
     try:
         new = adapter.act(state, seat.number, key)
     except adapter.IllegalAction as exc:
@@ -355,11 +357,16 @@ def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player
     Action.objects.create(
         game=game, version=new.version, seat=seat.number, key=key, player=player, bot=seat.bot
     )
+    states.remember_on_commit(table.slug, new.version, new)
     if new.result is not None:
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=new.result is not None)
     return new.version
+
+
+def _document(game_id: int, version: int) -> str | None:
+    return Game.objects.filter(pk=game_id, version=version).values_list("state", flat=True).first()
 
 
 def do_seat_bot(table: Table, actor: Player | None, number: int, level: str) -> None:
