@@ -3,8 +3,9 @@
 Loads every card file through the engine's own loader (games.kilforth.engine.cards.load_files,
 which checks each card's fields and effect steps against their declared types and cross-checks
 references), prints how many of each component there are per edition beside the targets of the
-full set, and fails with one line naming the file and the card on the first error. The validation itself lives in the engine; this command only finds
-the files and makes the engine's answer easy to act on.
+full set, and fails with one line naming the file and the card on the first error. The validation
+itself lives in the engine; this command only finds the files and makes the engine's answer easy
+to act on.
 """
 
 from __future__ import annotations
