@@ -105,16 +105,16 @@ class Freshness:
         self.task: asyncio.Task | None = None
 
     def add(self, consumer: "TableConsumer") -> None:
-        self.consumers.setdefault(consumer.table.pk, set()).add(consumer)
+        self.consumers.setdefault(consumer.table_id, set()).add(consumer)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
 
     def remove(self, consumer: "TableConsumer") -> None:
-        group = self.consumers.get(consumer.table.pk)
+        group = self.consumers.get(consumer.table_id)
         if group is not None:
             group.discard(consumer)
             if not group:
-                del self.consumers[consumer.table.pk]
+                del self.consumers[consumer.table_id]
 
     def saw(self, table_id: int, version: int) -> None:
         if version > self.seen.get(table_id, 0):
@@ -176,8 +176,9 @@ class LobbyConsumer(AsyncWebsocketConsumer):
 
 
 class TableConsumer(AsyncWebsocketConsumer):
-    table: Table
-    player: Player | None
+    # Ids, not model instances: a socket holds as little as it can (a thousand may watch).
+    table_id: int
+    player_id: int | None
     access: str | None
 
     async def connect(self) -> None:
@@ -187,41 +188,42 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.sent_view: tuple | None = None
         self.limit = RateLimit()
         found = await database_sync_to_async(self._load)(slug)
-        if not found:
+        if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.channel_layer.group_add(table_group(self.table.pk), self.channel_name)
+        table, player = found
+        await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
         await self.accept()
         freshness().add(self)
         await database_sync_to_async(services.do_connect)(
-            self.table, self.channel_name, self.viewer, self.player
+            table, self.channel_name, self.viewer, player
         )
         # The full current view at once: a reconnecting browser must not wait for the next change.
         await self.send_current()
 
-    def _load(self, slug: str) -> bool:
+    def _load(self, slug: str) -> tuple[Table, Player | None] | None:
         session = self.scope["session"]
         table = Table.objects.filter(slug=slug).first()
         if table is None:
-            return False
-        self.table = table
-        self.player = player_from_session(session)
-        self.access = access_level(session, table, self.player)
+            return None
+        player = player_from_session(session)
+        self.access = access_level(session, table, player)
         if self.access is None:
-            return False
+            return None
+        self.table_id, self.player_id = table.pk, player.pk if player else None
         # One person with several tabs counts once; a visitor with no session counts per socket.
-        if self.player:
-            self.viewer = f"p{self.player.pk}"
+        if player:
+            self.viewer = f"p{player.pk}"
         elif session.session_key:
             self.viewer = f"s{session.session_key}"
         else:
             self.viewer = f"c{self.channel_name}"
-        return True
+        return table, player
 
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "table"):
+        if hasattr(self, "table_id"):
             freshness().remove(self)
-            await self.channel_layer.group_discard(table_group(self.table.pk), self.channel_name)
+            await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
             await database_sync_to_async(services.do_disconnect)(self.channel_name)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -255,26 +257,29 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Identity and access are read again for every action, from the session store itself:
         # a seat lost or a session logged out since the socket opened must not keep its powers.
         session = fresh_session(self.scope["session"])
-        self.table.refresh_from_db()
-        self.player = player_from_session(session)
-        self.access = access_level(session, self.table, self.player)
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            raise services.NotFound("This table no longer exists.")
+        player = player_from_session(session)
+        self.player_id = player.pk if player else None
+        self.access = access_level(session, table, player)
         action = message.get("action")
         if action == "take_seat":
-            services.do_take_seat(self.table, self.player, _seat(message), self.access)
+            services.do_take_seat(table, player, _seat(message), self.access)
         elif action == "leave_seat":
-            services.do_leave_seat(self.table, self.player)
+            services.do_leave_seat(table, player)
         elif action == "remove_player":
-            services.do_remove_player(self.table, self.player, _seat(message))
+            services.do_remove_player(table, player, _seat(message))
         elif action == "close_table":
-            services.do_close_table(self.table, self.player)
+            services.do_close_table(table, player)
         elif action == "start_game":
-            services.do_start_game(self.table, self.player)
+            services.do_start_game(table, player)
         elif action == "act":
-            services.do_act(self.table, self.player, message.get("key"), _version(message))
+            services.do_act(table, player, message.get("key"), _version(message))
         elif action == "pick_hero":
             services.do_pick_hero(
-                self.table,
-                self.player,
+                table,
+                player,
                 str(message.get("race") or ""),
                 str(message.get("class") or ""),
                 bool(message.get("female")),
@@ -284,7 +289,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
 
     async def send_current(self) -> None:
-        update = await database_sync_to_async(table_message)(self.table.pk)
+        update = await database_sync_to_async(table_message)(self.table_id)
         if update is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
@@ -309,7 +314,7 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.close(code=CLOSE_NOT_FOUND)
             return
         snapshot = replace(snapshot, online=list(event["online"]), spectators=event["spectators"])
-        player_id = self.player.pk if self.player else None
+        player_id = self.player_id
         access = self.access
         if player_id is not None and player_id in snapshot.seated_ids:
             access = PLAYER_ACCESS
