@@ -383,7 +383,8 @@ async def _snapshot(table_id: int, slug: str, version: int) -> TableSnapshot | N
     loop = asyncio.get_running_loop()
     pending = _loading.get(key)
     if pending is None or pending.get_loop() is not loop:
-        pending = asyncio.ensure_future(database_sync_to_async(load_snapshot)(table_id))
+        # Presence comes with each message; the snapshot is only the table's state.
+        pending = asyncio.ensure_future(database_sync_to_async(load_snapshot)(table_id, False))
         _loading[key] = pending
         try:
             snapshot = await pending

@@ -123,7 +123,8 @@ class TableSnapshot:
         return all(s.taken for s in self.seats)
 
 
-def load_snapshot(table_id: int) -> TableSnapshot | None:
+def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
+    """`presence=False` when the caller has it already (a table.update message carries it)."""
     table = Table.objects.select_related("host").filter(pk=table_id).first()
     if table is None:
         return None
@@ -131,7 +132,7 @@ def load_snapshot(table_id: int) -> TableSnapshot | None:
         SeatView(s.number, s.player_id, s.player.name if s.player else None, s.hero, s.ready, s.bot)
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
-    online, spectators = read_presence(table_id)
+    online, spectators = read_presence(table_id) if presence else ([], 0)
     game = None
     if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
         game = _game_state(table)
