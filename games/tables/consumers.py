@@ -50,6 +50,7 @@ class RateLimit:
 
     RATE = 10.0  # tokens per second
     BURST = 30.0
+    __slots__ = ("stamp", "tokens")  # one per socket
 
     def __init__(self) -> None:
         self.tokens = self.BURST
@@ -391,6 +392,9 @@ async def _snapshot(table_id: int, slug: str, version: int) -> TableSnapshot | N
         finally:
             _loading.pop(key, None)
         if snapshot is not None:
+            # Sockets move forward: a table's older versions are not rendered again.
+            for older in [k for k in _snapshots if k[0] == table_id and k[2] < version]:
+                del _snapshots[older]
             _snapshots[key] = snapshot
             while len(_snapshots) > SNAPSHOTS_KEPT:
                 _snapshots.popitem(last=False)
