@@ -23,6 +23,7 @@ CLOSE = "<!--]-->"
 VERSION_ATTR = re.compile(r' data-version="\d+"')
 BOARD_VERSION = re.compile(r'id="game-board"[^>]*?data-version="(\d+)"')
 BOARD_VERSION_ATTR = re.compile(r'(id="game-board"[^>]*?data-version=")\d+(")')
+GAME_FLASH = re.compile(r'<div id="game-flash"[^>]*></div>')
 TABLE_VERSION = re.compile(r'id="table-live"[^>]*?data-version="(\d+)"')
 # Per (table, view): the renderings a socket can still be showing. Only the newest keeps its HTML.
 KEPT_PER_VIEW = 3
@@ -98,6 +99,10 @@ class Rendering:
             f'<span id="kb-version" hidden data-version="{board.group(1) if board else ""}"'
             f' data-table-version="{table.group(1) if table else ""}"></span>'
         )
+        # A whole board brings an empty #game-flash, clearing the last error; so does a part.
+        flash = GAME_FLASH.search(html)
+        if flash:
+            versions += flash.group(0)
         return cls(
             html=html,
             spectators=spectators,

@@ -74,3 +74,12 @@ def test_a_page_is_not_patched_from_a_rendering_with_another_skeleton():
     # The phase is a class on the board itself, outside every part: only the whole will do.
     later = next(s for s in states if s.phase != states[0].phase)
     assert Rendering.of(board(later, 0), 0).changed_since(day) is None
+
+
+def test_a_partial_frame_clears_the_last_error_as_a_whole_board_does():
+    states = playout("shadows", "competitive", 2)
+    frame = Rendering.of(board(states[11], 0), 0).changed_since(
+        Rendering.of(board(states[10], 0), 0)
+    )
+    assert frame is not None
+    assert '<div id="game-flash" class="kb-flash" role="alert"></div>' in frame
