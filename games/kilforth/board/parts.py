@@ -28,10 +28,11 @@ _lock = Lock()
 def snippet(template: str, **context: object) -> SafeString:
     """`template` rendered with only `context`, memoized by that context.
 
-    The key is the repr of the context slice: views are plain dicts, lists and scalars built in
-    the same order every time, so equal slices have equal reprs.
+    The key is the context slice itself where it is hashable (scalars, tuples of rendered rows),
+    else its repr: views are plain dicts, lists and scalars built in the same order every time,
+    so equal slices have equal reprs.
     """
-    key = (template, repr(sorted(context.items())))
+    key = (template, tuple((k, _key(v)) for k, v in sorted(context.items())))
     with _lock:
         html = _memo.get(key)
         if html is not None:
@@ -43,6 +44,14 @@ def snippet(template: str, **context: object) -> SafeString:
             while len(_memo) > PARTS_KEPT:
                 _memo.popitem(last=False)
     return mark_safe(html)  # noqa: S308 - our own templates, autoescaped
+
+
+def _key(value: object) -> object:
+    # Strings and tuples of strings (rendered rows) hash as they are, their hashes cached on the
+    # strings; anything else by its repr.
+    if isinstance(value, str | int | bool | None) or type(value) is tuple:
+        return value
+    return repr(value)
 
 
 def part(part_id: str, template: str, **context: object) -> SafeString:
@@ -89,7 +98,7 @@ def board_parts(context: dict) -> dict:
         "log": part(
             "kb-log",
             "kilforth/_log.html",
-            rows=[snippet("kilforth/_log_row.html", r=r) for r in context["log"]],
+            rows=tuple(snippet("kilforth/_log_row.html", r=r) for r in context["log"]),
             spectator=context["spectator"],
         ),
     }
