@@ -103,14 +103,18 @@ def _send(group: str, message: dict, attempts: int = 4) -> None:
 
 
 def table_message(table_id: int) -> dict | None:
-    from .models import Table
-    from .rendering import read_presence
+    """The table's version and presence, in three queries (a broadcast per decision reads it)."""
+    from .models import Seat, Table
+    from .rendering import presence_among
 
-    row = Table.objects.filter(pk=table_id).values_list("slug", "version").first()
+    row = Table.objects.filter(pk=table_id).values_list("slug", "version", "host_id").first()
     if row is None:
         return None
-    slug, version = row
-    online, spectators = read_presence(table_id)
+    slug, version, host_id = row
+    seats = list(Seat.objects.filter(table_id=table_id).values_list("player_id", "bot"))
+    online, spectators = presence_among(
+        table_id, host_id, {pid for pid, _ in seats if pid is not None}
+    )
     return {
         "type": "table.update",
         "table": table_id,
@@ -118,12 +122,13 @@ def table_message(table_id: int) -> dict | None:
         "version": version,
         "online": online,
         "spectators": spectators,
+        # Whether any seat is a bot's (the bot drivers are woken); consumers ignore it.
+        "bots": any(bot for _, bot in seats),
     }
 
 
 def broadcast_table(table_id: int, lobby: bool = True) -> None:
     """`lobby=False`: the change shows in no lobby row (a decision in a running game)."""
-    from .models import Seat
     from .rendering import render_lobby_list
 
     message = table_message(table_id)
@@ -131,5 +136,5 @@ def broadcast_table(table_id: int, lobby: bool = True) -> None:
         _send(table_group(table_id), message)
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
-    if Seat.objects.filter(table_id=table_id).exclude(bot="").exists():
+    if message is not None and message["bots"]:
         _send(BOT_GROUP, {"type": "bots.wake", "table": table_id})

@@ -35,6 +35,11 @@ def read_presence(table_id: int) -> tuple[list[int], int]:
             "player_id", flat=True
         )
     )
+    return presence_among(table_id, host_id, seated)
+
+
+def presence_among(table_id: int, host_id: int | None, seated: set[int]) -> tuple[list[int], int]:
+    """`read_presence` for a caller that has read the host and the seated players already."""
     viewers = Connection.objects.filter(table_id=table_id).values_list("viewer", "player_id")
     online = sorted({pid for _, pid in viewers if pid in seated})
     watchers = {viewer for viewer, pid in viewers if pid not in seated and pid != host_id}
