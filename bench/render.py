@@ -74,14 +74,19 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
     rng = random.Random(seed)
     played = 0
     results = []
+
+    def play_one() -> object | None:
+        """One random legal decision; the new state, or None once the game is over."""
+        state = adapter.load(Game.objects.get(table=table).state)
+        if state.result is not None:
+            return None
+        seat = state.waiting_for[0]
+        key = rng.choice(adapter.legal(state, seat)).key
+        services.do_act(table, players[seat], key, state.version)
+        return adapter.load(Game.objects.get(table=table).state)
+
     for point in sorted(points):
-        while played < point:
-            state = adapter.load(Game.objects.get(table=table).state)
-            if state.result is not None:
-                break
-            seat = state.waiting_for[0]
-            key = rng.choice(adapter.legal(state, seat)).key
-            services.do_act(table, players[seat], key, state.version)
+        while played < point and play_one() is not None:
             played += 1
         game = Game.objects.get(table=table)
         state = adapter.load(game.state)
@@ -116,14 +121,10 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
         # with the parts of the state before it memoized, as in a running server.
         row["decision_views"] = []
         for _ in range(repeat):
-            state = adapter.load(Game.objects.get(table=table).state)
-            if state.result is not None:
+            state = play_one()
+            if state is None:
                 break
-            seat = state.waiting_for[0]
-            key = rng.choice(adapter.legal(state, seat)).key
-            services.do_act(table, players[seat], key, state.version)
             played += 1
-            state = adapter.load(Game.objects.get(table=table).state)
             start = time.perf_counter()
             for viewer in (0, 1, 2, 3, None):
                 adapter.render(state, viewer, names, {0, 1, 2, 3}, table.slug)
