@@ -21,7 +21,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from . import services
-from .frames import Rendering, Renderings, mark
+from .frames import Rendering, Renderings, apply_frame, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session
 from .models import Player, Table
 from .realtime import LOBBY_GROUP, table_group, table_message
@@ -334,19 +334,15 @@ class TableConsumer(AsyncWebsocketConsumer):
         else:
             frame = rendering.html
             if rendering.spectators != snapshot.spectators:
-                frame = frame.replace(
-                    watching_span(rendering.spectators), watching_span(snapshot.spectators), 1
-                )
+                frame = apply_frame(frame, watching_fragment(snapshot.spectators))
         self.sent_key, self.sent_view = state_key, view
         await self.send(text_data=frame)
 
 
-def watching_span(spectators: int) -> str:
-    return f'<span id="spectator-count">{int(spectators)} watching</span>'
-
-
 def watching_fragment(spectators: int) -> str:
-    return mark("spectator-count", watching_span(spectators))
+    """The watcher count, as the part `spectator-count` of the live fragment."""
+    body = f'<span id="spectator-count">{int(spectators)} watching</span>'
+    return mark("spectator-count", body)
 
 
 def fresh_session(session: Any) -> Any:

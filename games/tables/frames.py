@@ -23,6 +23,7 @@ CLOSE = "<!--]-->"
 VERSION_ATTR = re.compile(r' data-version="\d+"')
 BOARD_VERSION = re.compile(r'id="game-board"[^>]*?data-version="(\d+)"')
 BOARD_VERSION_ATTR = re.compile(r'(id="game-board"[^>]*?data-version=")\d+(")')
+KB_VERSION = re.compile(r'id="kb-version"[^>]*data-version="(\d+)"')
 GAME_FLASH = re.compile(r'<div id="game-flash"[^>]*></div>')
 TABLE_VERSION = re.compile(r'id="table-live"[^>]*?data-version="(\d+)"')
 # Per (table, view): the renderings a socket can still be showing. Only the newest keeps its HTML.
@@ -67,7 +68,7 @@ def apply_frame(page: str, frame: str) -> str:
         end = page.find(CLOSE, start)
         if start >= 0 and end >= 0:
             page = page[:start] + mark(part_id, body) + page[end + len(CLOSE) :]
-    found = re.search(r'id="kb-version"[^>]*data-version="(\d+)"', frame)
+    found = KB_VERSION.search(frame)
     if found:
         page = BOARD_VERSION_ATTR.sub(rf"\g<1>{found.group(1)}\g<2>", page, count=1)
     return page
@@ -85,7 +86,8 @@ class Rendering:
     spectators: int
     skeleton: bytes
     parts: dict[str, bytes]
-    versions: str
+    # Ends every partial frame: the new versions (#kb-version) and the emptied #game-flash.
+    tail: str
     version: int = -1
     # Partial frames from older renderings of this view to this one, computed once each.
     diffs: dict[tuple, str | None] = field(default_factory=dict)
@@ -95,20 +97,20 @@ class Rendering:
         skeleton, parts = _parts(html)
         board = BOARD_VERSION.search(html)
         table = TABLE_VERSION.search(html)
-        versions = (
+        tail = (
             f'<span id="kb-version" hidden data-version="{board.group(1) if board else ""}"'
             f' data-table-version="{table.group(1) if table else ""}"></span>'
         )
         # A whole board brings an empty #game-flash, clearing the last error; so does a part.
         flash = GAME_FLASH.search(html)
         if flash:
-            versions += flash.group(0)
+            tail += flash.group(0)
         return cls(
             html=html,
             spectators=spectators,
             skeleton=_digest(VERSION_ATTR.sub("", skeleton)),
             parts={part_id: _digest(body) for part_id, body in parts},
-            versions=versions,
+            tail=tail,
         )
 
     def changed_since(self, old: Rendering) -> str | None:
@@ -122,7 +124,7 @@ class Rendering:
             for part_id, body in parts
             if old.parts.get(part_id) != self.parts[part_id]
         ]
-        return "".join(changed) + self.versions
+        return "".join(changed) + self.tail
 
 
 class Renderings:

@@ -196,3 +196,20 @@ async def test_a_crowd_joining_at_once_is_announced_in_a_few_frames_not_one_per_
     assert announced <= 5, f"{announced} presence frames for 20 sockets"
     for communicator in (player, *crowd):
         await communicator.disconnect()
+
+
+async def test_a_socket_that_opens_later_sees_the_watchers_counted_since_the_board_was_rendered():
+    table, players = await db(started_table)()
+    player = socket(f"/ws/t/{table.slug}/", await db(session_for)(players[0]))
+    assert (await player.connect())[0]
+    assert "0 watching" in await receive_until(player, 'id="game-board"')
+    watcher = socket(f"/ws/t/{table.slug}/")
+    assert (await watcher.connect())[0]
+    await receive_until(player, "1 watching")
+    # Same table version: the board rendered for 0 watchers is reused, with today's count.
+    again = socket(f"/ws/t/{table.slug}/", await db(session_for)(players[0]))
+    assert (await again.connect())[0]
+    frame = await receive_until(again, 'id="game-board"')
+    assert "1 watching" in frame and "0 watching" not in frame
+    for communicator in (player, watcher, again):
+        await communicator.disconnect()
