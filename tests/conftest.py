@@ -40,7 +40,9 @@ def _reachable(url: str, default_port: int) -> str | None:
 
 @pytest.fixture
 def redis_url() -> str:
-    url = os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
+    # TEST_REDIS_URL lets parallel checkouts use separate Redis databases (bin/test unsets
+    # REDIS_URL, which would switch the site's own channel layer).
+    url = os.environ.get("TEST_REDIS_URL") or os.environ.get("REDIS_URL") or DEFAULT_REDIS_URL
     problem = _reachable(url, 6379)
     if problem:
         service_missing(f"Redis at {url}", problem)
