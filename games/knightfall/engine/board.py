@@ -1,0 +1,83 @@
+"""The 3x3 monastery grid (KSET-1, KLOC-2, KLOC-3) and unit queries (KLOC-4)."""
+
+from __future__ import annotations
+
+from .core import GameState, Unit
+
+CENTRE = 4
+CORNERS = (0, 2, 6, 8)
+# The outer ring, clockwise from the top-left corner (KCOOP-11).
+RING = (0, 1, 2, 5, 8, 7, 6, 3)
+MINIONS = ("imp", "bone_crawler", "stone_golem", "ice_golem", "slag_golem")
+CHARACTERS = ("knight", "demon")
+
+
+def neighbours(tile: int) -> list[int]:
+    """Tiles sharing an edge with `tile` (orthogonal only, KLOC-2)."""
+    r, c = divmod(tile, 3)
+    out = []
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        rr, cc = r + dr, c + dc
+        if 0 <= rr < 3 and 0 <= cc < 3:
+            out.append(rr * 3 + cc)
+    return out
+
+
+def distance(a: int, b: int) -> int:
+    """Steps between edge-sharing tiles."""
+    return abs(a // 3 - b // 3) + abs(a % 3 - b % 3)
+
+
+def on_board(state: GameState) -> list[Unit]:
+    """Every unit standing on a tile."""
+    return [u for u in state["units"].values() if u["tile"] is not None]
+
+
+def at(state: GameState, tile: int) -> list[Unit]:
+    """Units on one tile."""
+    return [u for u in on_board(state) if u["tile"] == tile]
+
+
+def enemies(a: Unit, b: Unit) -> bool:
+    """KLOC-4: units of the other team."""
+    return a["side"] != b["side"]
+
+
+def close(a: Unit, b: Unit) -> bool:
+    """KLOC-3: on the same tile (never oneself)."""
+    return a["id"] != b["id"] and a["tile"] is not None and a["tile"] == b["tile"]
+
+
+def adjacent(a: Unit, b: Unit) -> bool:
+    """KLOC-3: on an edge-sharing tile; a close unit is never adjacent."""
+    if a["tile"] is None or b["tile"] is None:
+        return False
+    return distance(a["tile"], b["tile"]) == 1
+
+
+def guarded(state: GameState, elder: Unit) -> bool:
+    """KDEF-3: an elder close to a knight."""
+    return elder["type"] == "elder" and any(
+        u["type"] == "knight"
+        for u in at(state, elder["tile"])  # type: ignore[arg-type]
+    )
+
+
+def is_minion(u: Unit) -> bool:
+    """KMIN-1."""
+    return u["type"] in MINIONS
+
+
+def tile_name(state: GameState, tile: int | None) -> str:
+    if tile is None:
+        return "off the board"
+    return state["tiles"][tile].replace("_", " ")
+
+
+def name(state: GameState, u: Unit) -> str:
+    """A unit's display name."""
+    from .content import content
+
+    if u["type"] in CHARACTERS:
+        return content().chars[u["char"]]["name"]
+    return f"{u['type'].replace('_', ' ')} {u['id']}"

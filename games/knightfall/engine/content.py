@@ -1,0 +1,128 @@
+"""Cards as data: loading and validating the JSON files under games/knightfall/content/."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from dataclasses import dataclass, field
+
+from .core import CARD_STEPS
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "content"
+SYMBOLS = ("melee", "ranged", "move", "heal", "magic", "defend", "command")
+BACKS = {
+    "knights": ("melee", "ranged", "move", "heal", "magic", "defend"),
+    "demons": ("melee", "ranged", "move", "heal", "magic", "command"),
+}
+AI_STEPS = ("ai_move", "ai_attack", "ai_ring", "ai_magic", "ai_respawn")
+
+
+class ContentError(ValueError):
+    """A content file that breaks the schema, with the place and reason."""
+
+
+def _check_steps(where: str, steps: object, allow_ai: bool = False) -> None:
+    from . import steps as _  # noqa: F401  (registers the card steps)
+
+    if not isinstance(steps, list):
+        raise ContentError(f"{where}: 'steps' must be a list")
+    for i, s in enumerate(steps):
+        if not isinstance(s, dict) or "k" not in s:
+            raise ContentError(f"{where}: step {i} must be an object with a 'k'")
+        k = s["k"]
+        if k not in CARD_STEPS or (k.startswith("ai_") and not allow_ai):
+            raise ContentError(f"{where}: step {i} has unknown kind {k!r}")
+        params = CARD_STEPS[k]
+        for p, typ in params.items():
+            if p not in s:
+                raise ContentError(f"{where}: step {i} ({k}) is missing {p!r}")
+            if not isinstance(s[p], typ):
+                raise ContentError(f"{where}: step {i} ({k}) {p!r} must be {typ.__name__}")
+        extra = set(s) - set(params) - {"k", "slow", "free"}
+        if extra:
+            raise ContentError(f"{where}: step {i} ({k}) has unknown field(s) {sorted(extra)}")
+
+
+def validate(kind: str, data: dict) -> None:
+    """Raise ContentError for a bad file of `kind` (characters, power, coop, locations)."""
+    from .powers import PASSIVES
+
+    if kind == "characters":
+        for c in data.get("characters", []):
+            w = f"character {c.get('id', '?')}"
+            for f in ("id", "name", "team", "health", "max_health", "magic", "power"):
+                if f not in c:
+                    raise ContentError(f"{w}: missing {f!r}")
+            if c["team"] not in BACKS:
+                raise ContentError(f"{w}: team must be knights or demons")
+            if not 1 <= c["health"] <= c["max_health"]:
+                raise ContentError(f"{w}: health must be between 1 and max_health")
+            if c["team"] == "knights" and not 0 <= c.get("defense", -1) <= c.get("max_defense", -1):
+                raise ContentError(f"{w}: a knight needs defense <= max_defense")
+            if c["power"].get("kind") not in PASSIVES:
+                raise ContentError(f"{w}: unknown ongoing power {c['power'].get('kind')!r}")
+            _check_steps(f"{w} magic", c["magic"].get("steps"))
+    elif kind == "power":
+        for c in data.get("cards", []):
+            w = f"card {c.get('id', '?')}"
+            for f in ("id", "name", "team", "text", "steps", "symbols"):
+                if f not in c:
+                    raise ContentError(f"{w}: missing {f!r}")
+            if c["team"] not in BACKS:
+                raise ContentError(f"{w}: team must be knights or demons")
+            bad = [s for s in c["symbols"] if s not in BACKS[c["team"]]]
+            if bad or not 1 <= len(c["symbols"]) <= 2:
+                raise ContentError(f"{w}: 1-2 symbols from {BACKS[c['team']]}, not {bad}")
+            if "seal" in c and c["seal"] not in PASSIVES:
+                raise ContentError(f"{w}: unknown seal benefit {c['seal']!r}")
+            _check_steps(w, c["steps"])
+    elif kind == "coop":
+        for c in data.get("cards", []):
+            for half in ("top", "bottom"):
+                if half not in c:
+                    raise ContentError(f"co-op card {c.get('id', '?')}: missing {half!r}")
+                _check_steps(f"co-op card {c['id']} {half}", c[half].get("steps"), True)
+    elif kind == "locations":
+        tiles = data.get("tiles", [])
+        if len(tiles) != 9 or tiles[0].get("id") != "seal":
+            raise ContentError("locations: exactly 9 tiles, the seal tile first")
+    else:
+        raise ContentError(f"unknown content kind {kind!r}")
+
+
+@dataclass
+class Content:
+    chars: dict[str, dict] = field(default_factory=dict)
+    cards: dict[str, dict] = field(default_factory=dict)
+    coop: dict[str, dict] = field(default_factory=dict)
+    tiles: dict[str, dict] = field(default_factory=dict)
+
+    def load(self) -> None:
+        for kind, fname in (
+            ("characters", "characters.json"),
+            ("power", "power.json"),
+            ("coop", "coop.json"),
+            ("locations", "locations.json"),
+        ):
+            data = json.loads((ROOT / fname).read_text(encoding="utf-8"))
+            validate(kind, data)
+            if kind == "characters":
+                self.chars = {c["id"]: c for c in data["characters"]}
+            elif kind == "power":
+                self.cards = {c["id"]: c for c in data["cards"]}
+            elif kind == "coop":
+                self.coop = {c["id"]: c for c in data["cards"]}
+            else:
+                self.tiles = {t["id"]: t for t in data["tiles"]}
+        for b in json.loads((ROOT / "basic.json").read_text(encoding="utf-8"))["cards"]:
+            self.cards[b["id"]] = b
+
+
+CONTENT = Content()
+
+
+def content() -> Content:
+    """The loaded content (loaded once)."""
+    if not CONTENT.chars:
+        CONTENT.load()
+    return CONTENT

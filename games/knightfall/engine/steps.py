@@ -1,0 +1,691 @@
+"""Actions, card steps, damage, defense reactions, engagement and death (the interpreter's kinds).
+
+Card step kinds (usable in content, params declared): attack, attack_all, heal, gain_defense,
+gain_magic, spawn, step, push. Engine-only kinds: action, hit, kill, move, restore, choose.
+"""
+
+from __future__ import annotations
+
+from .board import (
+    CENTRE,
+    CORNERS,
+    at,
+    distance,
+    guarded,
+    name,
+    neighbours,
+    on_board,
+    tile_name,
+)
+from .content import content
+from .core import GameState, Unit, ask, event, log, option, push, step
+from .powers import flag
+
+SUPPLY = {"imp": 6, "stone_golem": 8, "bone_crawler": 4, "ice_golem": 3, "slag_golem": 3}
+MINION_HP = {"imp": 2, "stone_golem": 2, "bone_crawler": 1, "ice_golem": 2, "slag_golem": 2}
+
+event("damage", "{who} takes {n} damage{why}.")
+event("blocked", "{who} spends {n} DEFENSE to block.")
+event("defends", "{who} leaps to defend {ally}, spending {n} DEFENSE.")
+event("killed", "{who} is killed.")
+event("score", "The {team} score {n} ({why}); they now stand at {total}.")
+event("won", "The {team} reach the door and win: {why}.")
+event("moved", "{who} moves to the {tile}.")
+event("healed", "{who} regains {n} HEALTH.")
+event("defense", "{who} gains {n} DEFENSE.")
+event(
+    "magic",
+    lambda e: f"{e['who']} gains {e['n']} magic symbol{'' if e['n'] == 1 else 's'}.",
+)
+event("ability", "{who} uses its magic ability, {ability}.")
+event(
+    "spawned",
+    lambda e: (
+        f"{'An' if str(e['kind'])[:1].lower() in 'aeiou' else 'A'} {e['kind']} appears"
+        f" on the {e['tile']}."
+    ),
+)
+event("no_supply", "No {kind} is left in the supply.")
+event("no_target", "{who} has no target for {what}.")
+event("slowed", "{who} is slowed.")
+event("enters", "{who} enters play on the {tile}.")
+
+
+def unit(state: GameState, uid: str) -> Unit | None:
+    u = state["units"].get(uid)
+    return u if u is not None and u["tile"] is not None else None
+
+
+def controller(state: GameState, u: Unit) -> int | None:
+    """The seat deciding for a unit (KMIN-2); None means the co-op AI decides."""
+    if u["type"] in ("knight", "demon"):
+        return u["seat"]
+    if u.get("owner_seat") is not None:
+        return u["owner_seat"]
+    return captain(state, u["side"])
+
+
+def captain(state: GameState, team: str) -> int | None:
+    """The seat that answers team decisions (the first player of the team); None: the AI."""
+    for p in state["players"]:
+        if p["team"] == team:
+            return p["seat"]
+    return None
+
+
+def add_score(state: GameState, team: str, n: int, why: str) -> None:
+    """KEND-4/5/6/7: points one at a time; the first marker at the door wins at once."""
+    for _ in range(n):
+        if state["result"] is not None:
+            return
+        state["score"][team] += 1
+        log(state, "score", team=team, n=1, why=why, total=state["score"][team])
+        if state["score"][team] >= state["door"]:
+            state["result"] = {"winner": team, "reason": why, "round": state["round"]}
+            log(state, "won", team=team, why=why)
+            state["queue"].clear()
+            state["prompt"] = None
+
+
+def targets(state: GameState, src: Unit, reach: str, any_elder: bool = False) -> list[Unit]:
+    """Enemies in reach (KACT-2/3); guarded elders cannot be chosen (KDEF-3)."""
+    out = []
+    for u in on_board(state):
+        if u["side"] == src["side"] or src["tile"] is None:
+            continue
+        d = distance(src["tile"], u["tile"])  # type: ignore[arg-type]
+        ok = {"close": d == 0, "adjacent": d == 1, "near": d <= 1}[reach]
+        if ok and (any_elder or not guarded(state, u)):
+            out.append(u)
+    return out
+
+
+def choose(
+    state: GameState, src: Unit, cands: list[Unit], then: dict, what: str, rule: str
+) -> None:
+    """Let the source's controller pick one of `cands` (the AI picks by the hierarchy)."""
+    if not cands:
+        log(state, "no_target", who=name(state, src), what=what)
+        return
+    seat = controller(state, src)
+    if seat is None:
+        from .coop import pick
+
+        t = pick(state, src, cands, what)
+        push(state, {**then, "target": t["id"]})
+        return
+    opts = [
+        option(
+            f"target:{t['id']}",
+            f"{what}: {name(state, t)} on the {tile_name(state, t['tile'])}",
+            [{**then, "target": t["id"]}],
+            f"{name(state, t)} has {t['hp']} HEALTH.",
+            rule=rule,
+        )
+        for t in cands
+    ]
+    opts.append(option("forgo", f"Forgo {what}", [], "Give up this effect.", rule="KCARD-4"))
+    ask(state, seat, "target", f"Choose a target for {what}", opts)
+
+
+# ---- card steps ------------------------------------------------------------------------------
+@step("attack", card=True, params={"n": int, "reach": str})
+def _attack(state: GameState, s: dict) -> None:
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    hit = {"k": "hit", "n": s["n"], "attack": True, "slow": s.get("slow", False), "src": src["id"]}
+    choose(state, src, targets(state, src, s["reach"]), hit, "an attack", s.get("rule", "KACT-8"))
+
+
+@step("attack_all", card=True, params={"n": int, "reach": str})
+def _attack_all(state: GameState, s: dict) -> None:
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    if s["reach"] == "close" or "tile" in s:
+        tile = s.get("tile", src["tile"])
+        foes = [u for u in at(state, tile) if u["side"] != src["side"]]
+        # KDEF-6: knights first, then elders, then the rest; guarded elders are hit too (KDEF-5).
+        order = {"knight": 0, "elder": 1}
+        foes.sort(key=lambda u: (order.get(u["type"], 2), u["id"]))
+        hits = [
+            {
+                "k": "hit",
+                "target": u["id"],
+                "n": s["n"],
+                "attack": True,
+                "all": True,
+                "src": src["id"],
+                "slow": s.get("slow", False),
+            }
+            for u in foes
+        ]
+        push(state, *hits)
+        return
+    tiles = neighbours(src["tile"])  # type: ignore[arg-type]
+    seat = controller(state, src)
+    if seat is None:
+        from .coop import pick_tile
+
+        push(state, {**s, "tile": pick_tile(state, src, tiles)})
+        return
+    opts = [
+        option(
+            f"tile:{t}",
+            f"Strike the {tile_name(state, t)}",
+            [{**s, "tile": t}],
+            f"{sum(1 for u in at(state, t) if u['side'] != src['side'])} enemies there.",
+            rule="KDEF-5",
+        )
+        for t in tiles
+    ]
+    ask(state, seat, "tile", "Choose the tile to strike", opts)
+
+
+@step("heal", card=True, params={"n": int, "reach": str})
+def _heal(state: GameState, s: dict) -> None:
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    cands = [src] + (
+        [u for u in at(state, src["tile"]) if u["side"] == src["side"] and u is not src]
+        if s["reach"] == "close"
+        else []
+    )
+    cands = [u for u in cands if u["hp"] < u["max_hp"]]
+    if not cands:
+        log(state, "no_target", who=name(state, src), what="a heal")
+        return
+    then = {"k": "restore", "n": s["n"]}
+    seat = controller(state, src)
+    if seat is None or len(cands) == 1:
+        push(state, {**then, "unit": cands[0]["id"]})
+        return
+    ask(
+        state,
+        seat,
+        "heal",
+        "Who regains HEALTH?",
+        [
+            option(
+                f"heal:{u['id']}",
+                f"Heal {name(state, u)}",
+                [{**then, "unit": u["id"]}],
+                f"{u['hp']}/{u['max_hp']} HEALTH.",
+                rule="KACT-5",
+            )
+            for u in cands
+        ],
+    )
+
+
+@step("gain_defense", card=True, params={"n": int})
+def _gain_defense(state: GameState, s: dict) -> None:
+    src = unit(state, s["src"])
+    if src is None or src["type"] != "knight":
+        return
+    before = src["defense"]
+    src["defense"] = min(src["max_def"], src["defense"] + s["n"])  # KACT-6
+    log(state, "defense", who=name(state, src), n=src["defense"] - before)
+
+
+@step("gain_magic", card=True, params={"n": int})
+def _gain_magic(state: GameState, s: dict) -> None:
+    """KMAGIC-2/3: every completed pair of symbols is one use of the ability, at once."""
+    src = unit(state, s["src"])
+    if src is None or src["id"] != state["turn"].get("unit"):
+        return
+    state["turn"]["magic"] += s["n"]
+    log(state, "magic", who=name(state, src), n=s["n"])
+    uses = state["turn"]["magic"] // 2
+    state["turn"]["magic"] %= 2
+    c = content().chars[src["char"]]
+    for _ in range(uses):
+        log(state, "ability", who=name(state, src), ability=c["magic"]["name"])
+    push(
+        state,
+        *[
+            {**x, "src": src["id"], "rule": "KMAGIC-2"}
+            for _ in range(uses)
+            for x in c["magic"]["steps"]
+        ],
+    )
+
+
+@step("spawn", card=True, params={"minion": str, "where": str})
+def _spawn(state: GameState, s: dict) -> None:
+    kind = s["minion"]
+    src = state["units"].get(s.get("src", ""))
+    if state["supply"][kind] <= 0:  # KMIN-3
+        log(state, "no_supply", kind=kind.replace("_", " "))
+        return
+    tile = CENTRE if s["where"] == "seal" or src is None else src["tile"]
+    if s["where"] == "corner":
+        tile = s.get("tile", CORNERS[0])
+    if tile is None:
+        return
+    state["supply"][kind] -= 1
+    state["next_id"] += 1
+    uid = f"m{state['next_id']}"
+    side = "knights" if kind.endswith("golem") else "demons"
+    u: Unit = {
+        "id": uid,
+        "type": kind,
+        "side": side,
+        "tile": tile,
+        "hp": MINION_HP[kind],
+        "max_hp": MINION_HP[kind],
+        "seat": None,
+        "char": "",
+        "seal": None,
+    }
+    if kind in ("ice_golem", "slag_golem", "bone_crawler") and src is not None:
+        u["owner_seat"] = src["seat"]  # type: ignore[typeddict-unknown-key]
+        u["owner_slot"] = src["slot"]  # type: ignore[typeddict-unknown-key]
+        u["owner"] = src["id"]  # type: ignore[typeddict-unknown-key]
+    state["units"][uid] = u
+    log(state, "spawned", kind=kind.replace("_", " "), tile=tile_name(state, tile))
+
+
+@step("step", card=True, params={"n": int})
+def _step(state: GameState, s: dict) -> None:
+    """Move the source up to n tiles, one move at a time (KACT-4)."""
+    if s["n"] <= 0:
+        return
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    seat = controller(state, src)
+    own = not s.get("free", False)
+    rest = {**s, "n": s["n"] - 1}
+    if seat is None:
+        from .coop import step_toward
+
+        push(
+            state,
+            {"k": "move", "unit": src["id"], "to": step_toward(state, src, set()), "own": own},
+            rest,
+        )
+        return
+    opts = [
+        option(
+            f"move:{t}",
+            f"Move to the {tile_name(state, t)}",
+            [{"k": "move", "unit": src["id"], "to": t, "own": own}, rest],
+            _engage_text(state, src, own),
+            rule="KACT-4",
+        )
+        for t in neighbours(src["tile"])
+    ]  # type: ignore[arg-type]
+    opts.append(option("stay", "Stay put", [], "Give up the remaining movement.", rule="KCARD-4"))
+    ask(state, seat, "move", f"Move {name(state, src)}", opts)
+
+
+def _engage_text(state: GameState, u: Unit, own: bool) -> str:
+    n = _engaged(state, u)
+    if own and n and not flag(state, u, "no_disengage"):
+        return f"Leaving costs {n} disengagement damage."
+    return "No disengagement damage."
+
+
+def _engaged(state: GameState, u: Unit) -> int:
+    """KENG-1/2: enemies (elders never count) on the mover's tile."""
+    if u["type"] == "elder":
+        return 0
+    return sum(1 for e in at(state, u["tile"]) if e["side"] != u["side"] and e["type"] != "elder")
+
+
+@step("push", card=True, params={"reach": str})
+def _push(state: GameState, s: dict) -> None:
+    """Move an enemy in reach to a tile adjacent to it; not its own move (KENG-4)."""
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    if "target" not in s:
+        cands = [u for u in targets(state, src, s["reach"], any_elder=True) if u["type"] != "elder"]
+        choose(state, src, cands, {**s}, "a push", "KENG-4")
+        return
+    t = unit(state, s["target"])
+    if t is None:
+        return
+    dests = neighbours(t["tile"])  # type: ignore[arg-type]
+    seat = controller(state, src)
+    if seat is None:
+        push(state, {"k": "move", "unit": t["id"], "to": dests[0], "own": False})
+        return
+    ask(
+        state,
+        seat,
+        "push",
+        f"Where does {name(state, t)} go?",
+        [
+            option(
+                f"to:{d}",
+                f"To the {tile_name(state, d)}",
+                [{"k": "move", "unit": t["id"], "to": d, "own": False}],
+                "Moved by an ability: no disengagement damage.",
+                rule="KENG-4",
+            )
+            for d in dests
+        ],
+    )
+
+
+# ---- engine steps ----------------------------------------------------------------------------
+@step("action")
+def _action(state: GameState, s: dict) -> None:
+    """One action symbol (KACT-1..7) taken by the source."""
+    a, src_id = s["a"], s["src"]
+    src = unit(state, src_id)
+    if src is None:
+        return
+    if a == "melee":
+        n = 1
+        if src["type"] in ("knight", "demon") and flag(state, src, "melee_bonus"):
+            if not state["turn"].get("melee_bonus_used"):
+                state["turn"]["melee_bonus_used"] = True
+                n += flag(state, src, "melee_bonus")
+        push(state, {"k": "attack", "n": n, "reach": "close", "src": src_id, "rule": "KACT-2"})
+    elif a == "ranged":
+        push(state, {"k": "attack", "n": 1, "reach": "adjacent", "src": src_id, "rule": "KACT-3"})
+    elif a == "move":
+        push(state, {"k": "step", "n": 1, "src": src_id})
+    elif a == "heal":
+        push(state, {"k": "heal", "n": 1, "reach": "close", "src": src_id})
+    elif a == "defend":
+        push(state, {"k": "gain_defense", "n": 1, "src": src_id})
+    elif a == "magic":
+        push(state, {"k": "gain_magic", "n": 1, "src": src_id})
+    elif a == "command":
+        imps = [
+            u
+            for u in on_board(state)
+            if u["type"] == "imp" and distance(u["tile"], src["tile"]) <= 1
+        ]  # type: ignore[arg-type]
+        seat = controller(state, src)
+        if not imps or seat is None:
+            log(state, "no_target", who=name(state, src), what="a command")
+            return
+        opts = []
+        for imp in imps:
+            opts.append(
+                option(
+                    f"cmd:{imp['id']}:melee",
+                    f"{name(state, imp)} melees",
+                    [{"k": "action", "a": "melee", "src": imp["id"]}],
+                    "The imp hits an enemy close to it.",
+                    rule="KACT-7",
+                )
+            )
+            opts.append(
+                option(
+                    f"cmd:{imp['id']}:move",
+                    f"{name(state, imp)} moves",
+                    [{"k": "action", "a": "move", "src": imp["id"]}],
+                    "The imp moves 1.",
+                    rule="KACT-7",
+                )
+            )
+        ask(state, seat, "command", "Command an imp", opts)
+
+
+@step("restore")
+def _restore(state: GameState, s: dict) -> None:
+    u = unit(state, s["unit"])
+    if u is None:
+        return
+    before = u["hp"]
+    u["hp"] = min(u["max_hp"], u["hp"] + s["n"])  # KACT-5: never above the maximum
+    if u["hp"] > before:
+        log(state, "healed", who=name(state, u), n=u["hp"] - before)
+
+
+@step("move")
+def _move(state: GameState, s: dict) -> None:
+    """KACT-4 with KENG-1..6: disengagement is taken before leaving; a kill stops the move."""
+    u = unit(state, s["unit"])
+    if u is None:
+        return
+    if s["own"] and not s.get("paid"):
+        n = _engaged(state, u)
+        if n and not flag(state, u, "no_disengage"):
+            push(
+                state,
+                {
+                    "k": "hit",
+                    "target": u["id"],
+                    "n": n,
+                    "attack": False,
+                    "block_ok": True,
+                    "why": " leaving the fight",
+                },
+                {**s, "paid": True},
+            )
+            return
+    enemies_there = [e for e in at(state, s["to"]) if e["side"] != u["side"]]
+    u["tile"] = s["to"]
+    state["turn"].setdefault("entered", []).append(s["to"])
+    log(state, "moved", who=name(state, u), tile=tile_name(state, s["to"]))
+    effect = content().tiles[state["tiles"][s["to"]]].get("effect")
+    if state["settings"]["locations"] and effect == "nook" and enemies_there:
+        push(
+            state,
+            {
+                "k": "hit",
+                "target": u["id"],
+                "n": 1,
+                "attack": False,
+                "block_ok": True,
+                "why": " in the shadowy nook",
+            },
+        )  # KLOC-8
+    if u["type"] == "demon" and flag(state, u, "burn_on_enter"):
+        pass
+
+
+@step("hit")
+def _hit(state: GameState, s: dict) -> None:
+    """Damage with its reactions: KDEF-4 redirection, KDEF-2 defending, KDEF-1 blocking."""
+    t = unit(state, s["target"])
+    if t is None or s["n"] <= 0:
+        return
+    src = state["units"].get(s.get("src", ""))
+    demon_side = src is not None and src["side"] == "demons"
+    # KDEF-4: damage to a guarded elder (not 'all enemies') is taken by a knight there.
+    if t["type"] == "elder" and demon_side and not s.get("all") and guarded(state, t):
+        knights = [k for k in at(state, t["tile"]) if k["type"] == "knight"]
+        redirect = {**s, "attack": False, "block_ok": True, "all": True}
+        if len(knights) == 1:
+            push(state, {**redirect, "target": knights[0]["id"]})
+            return
+        ask(
+            state,
+            knights[0]["seat"],
+            "guard",
+            f"Which knight shields {name(state, t)}?",
+            [
+                option(
+                    f"guard:{k['id']}",
+                    f"{name(state, k)} takes it",
+                    [{**redirect, "target": k["id"]}],
+                    "A guarded elder's damage goes to a knight on its tile.",
+                    rule="KDEF-4",
+                )
+                for k in knights
+            ],
+        )
+        return
+    # KDEF-2 and KDEF-5: another knight close or adjacent may defend a knight-side unit.
+    if s.get("attack") or s.get("all"):
+        if t["side"] == "knights" and not s.get("no_react"):
+            asked = s.get("asked", [])
+            for k in on_board(state):
+                if (
+                    k["type"] == "knight"
+                    and k["id"] != t["id"]
+                    and k["defense"] >= 1
+                    and k["id"] not in asked
+                    and distance(k["tile"], t["tile"]) <= 1
+                    and k["seat"] is not None
+                ):
+                    _offer_defend(state, s, k, t, asked)
+                    return
+    # KDEF-1: a knight targeted by an attack (or allowed by a rule) may block with DEFENSE.
+    if (
+        t["type"] == "knight"
+        and t["defense"] >= 1
+        and (s.get("attack") or s.get("block_ok"))
+        and not s.get("block_asked")
+    ):
+        top = min(t["defense"], s["n"])
+        opts = [
+            option(
+                "block:0",
+                "Take it all",
+                [{**s, "block_asked": True}],
+                f"Lose {s['n']} HEALTH.",
+                rule="KDEF-1",
+            )
+        ]
+        opts += [
+            option(
+                f"block:{b}",
+                f"Block {b}",
+                [{**s, "block_asked": True, "n": s["n"] - b, "spent": b}],
+                f"Spend {b} DEFENSE; lose {s['n'] - b} HEALTH.",
+                f"{b} DEFENSE",
+                "KDEF-1",
+            )
+            for b in range(1, top + 1)
+        ]
+        ask(state, t["seat"], "block", f"{name(state, t)} is about to take {s['n']} damage", opts)
+        return
+    if s.get("spent"):
+        t["defense"] -= s["spent"]
+        log(state, "blocked", who=name(state, t), n=s["spent"])
+        s = {**s, "spent": 0}
+    if s["n"] <= 0:
+        return
+    t["hp"] -= s["n"]
+    log(state, "damage", who=name(state, t), n=s["n"], why=s.get("why", ""))
+    if s.get("slow") and t["hp"] > 0:
+        push(state, {"k": "slow", "target": t["id"]})
+    if t["hp"] <= 0:
+        t["hp"] = 0
+        push(state, {"k": "kill", "unit": t["id"]})
+
+
+def _offer_defend(state: GameState, s: dict, k: Unit, t: Unit, asked: list) -> None:
+    again = {**s, "asked": asked + [k["id"]]}
+    opts = [
+        option(
+            "pass",
+            f"{name(state, k)} does not defend",
+            [again],
+            f"{name(state, t)} takes the damage.",
+            rule="KDEF-2",
+        )
+    ]
+    for b in range(1, min(k["defense"], s["n"]) + 1):
+        cover = [
+            {"k": "defend_move", "knight": k["id"], "tile": t["tile"], "spent": b, "ally": t["id"]},
+            {
+                "k": "hit",
+                "target": k["id"],
+                "n": s["n"] - b,
+                "attack": False,
+                "slow": s.get("slow", False),
+                "src": s.get("src"),
+                "why": " defending an ally",
+            },
+        ]
+        opts.append(
+            option(
+                f"defend:{b}",
+                f"{name(state, k)} defends, spending {b} DEFENSE",
+                cover,
+                f"Moves in if needed and takes {s['n'] - b} damage instead.",
+                f"{b} DEFENSE",
+                "KDEF-2",
+            )
+        )
+    ask(
+        state,
+        k["seat"],
+        "defend",
+        f"{name(state, t)} is about to take {s['n']} damage. Defend?",
+        opts,
+    )
+
+
+@step("defend_move")
+def _defend_move(state: GameState, s: dict) -> None:
+    """KDEF-2/KDEF-7: the defender moves in (no disengagement, KENG-4) and spends DEFENSE."""
+    k = unit(state, s["knight"])
+    if k is None:
+        return
+    k["defense"] -= s["spent"]
+    k["tile"] = s["tile"]
+    log(
+        state,
+        "defends",
+        who=name(state, k),
+        ally=name(state, state["units"][s["ally"]]),
+        n=s["spent"],
+    )
+
+
+@step("slow")
+def _slow(state: GameState, s: dict) -> None:
+    """KSLOW-1..5."""
+    t = unit(state, s["target"])
+    if t is None or t["type"] not in ("knight", "demon"):
+        return  # KSLOW-4: minions and elders are not slowed
+    if t["seat"] is None:  # KSLOW-5: a co-op demon takes 1 damage instead
+        push(state, {"k": "hit", "target": t["id"], "n": 1, "attack": False, "why": " (slowed)"})
+        return
+    p = state["players"][t["seat"]]
+    power = [c for c in p["hand"] if not c.startswith("basic")]
+    if p["slowed"] is not None or not power:
+        return
+    from .core import below
+
+    card = power[below(state, len(power))]
+    p["slowed"] = {"card": card, "turn": state["turn_no"]}
+    log(state, "slowed", who=name(state, t))
+
+
+@step("kill")
+def _kill(state: GameState, s: dict) -> None:
+    """KDEATH-1..7, KELD-2, KMIN-4, scoring KEND-4/5."""
+    u = state["units"][s["unit"]]
+    if u["tile"] is None:
+        return
+    log(state, "killed", who=name(state, u))
+    u["tile"] = None
+    if u["type"] == "elder":
+        add_score(state, "demons", 2, "an elder fell")
+        return
+    if u["type"] in SUPPLY:
+        state["supply"][u["type"]] += 1
+        del state["units"][u["id"]]
+        return
+    if u.get("seal"):
+        state["discards"][u["side"]].append(u["seal"])  # type: ignore[arg-type]
+        u["seal"] = None
+    for m in list(state["units"].values()):  # KDEATH-7: crawlers die with their maker
+        if m["type"] == "bone_crawler" and m.get("owner") == u["id"] and m["tile"] is not None:
+            m["tile"] = None
+            state["supply"]["bone_crawler"] += 1
+            del state["units"][m["id"]]
+    del state["units"][u["id"]]
+    if u["type"] == "knight":
+        add_score(state, "demons", 1, "a knight fell")
+    else:
+        add_score(state, "knights", 1, "a demon fell")
+    if state["result"] is not None:
+        return
+    from .turns import replace_character
+
+    replace_character(state, u)
