@@ -49,7 +49,12 @@ def hero_options() -> dict[str, list[HeroOption]]:
         parts = [f"{a} {card.get(a, 0)}" for a in ("fight", "study", "sneak", "influence")]
         return ", ".join(parts)
 
-    races = [HeroOption(r, c.card(r)["name"], attrs(c.card(r))) for r in c.races]
+    def race_detail(card: dict) -> str:
+        """SET-2: both sides' numbers (the female side may differ: `female_attrs`)."""
+        female = {**card, **card.get("female_attrs", {})}
+        return f"{card['name']}: {attrs(card)}; {card['female']}: {attrs(female)}"
+
+    races = [HeroOption(r, c.card(r)["name"], race_detail(c.card(r))) for r in c.races]
     classes = []
     for k in c.classes:
         card = c.card(k)
@@ -84,7 +89,7 @@ def setup(table_settings: dict, heroes: list[dict | None], seed: int) -> State:
         choices=list(heroes),
         saga_allocation=table_settings["saga_allocation"],
         auto_evasion=table_settings["auto_evasion"],
-        chapter_cost_2x=table_settings["chapter_cost_by_number"],
+        chapter_cost_2x=table_settings["chapter_cost_2x"],
         open_hands=table_settings["open_hands"],
     )
     settings.validate()
@@ -101,14 +106,14 @@ def dump(state: State) -> str:
 
 def bot_levels() -> list[str]:
     """The bot levels the engine offers (the host may only pick from these)."""
-    from games.kilforth.engine.bots import BOTS
+    from games.kilforth.engine.bots.play import BOTS
 
     return list(BOTS)
 
 
 def bot_choice(state: State, seat: int, level: str, rng: random.Random) -> str:
     """The key a bot of `level` picks for `seat` (its own randomness, never the game's)."""
-    from games.kilforth.engine.bots import BOTS
+    from games.kilforth.engine.bots.play import BOTS
 
     return BOTS[level](state, seat, engine.legal(state, seat), rng)
 
@@ -131,32 +136,26 @@ def render(
     """The board for one viewer: a seat (its own hand shown) or None (a spectator)."""
     from games.kilforth.board import render_board
 
-    picture = engine.view(state, viewer)
-    extra = []
-    if viewer is not None:
-        prompt = picture.get("prompt") or {}
-        shown = {o["key"] for o in prompt.get("options", [])}
-        # Off-turn decisions (stop hiding, answer an offer) that are not part of the prompt.
-        extra = [
-            {"key": c.key, "label": c.label}
-            for c in engine.legal(state, viewer)
-            if c.key not in shown
-        ]
+    # The view lists the viewer's own choices (on its prompt and off-turn), each explained.
     return render_board(
-        picture,
+        engine.view(state, viewer),
         viewer=viewer,
         players=players,
         online=online,
         table_slug=table_slug,
-        extra_choices=extra,
     )
 
 
-def render_full_log(state: State, viewer: int | None, players: dict[int, str]) -> str:
-    """Every log event this viewer may see, as sentences (the board shows the newest only)."""
+def new_events(before: State | None, after: State) -> list[dict]:
+    return engine.new_events(before, after)
+
+
+def render_full_log(
+    state: State, viewer: int | None, players: dict[int, str], history: list[dict]
+) -> str:
+    """Every event of `history` (the whole game's log) this viewer may see, as sentences."""
     from games.kilforth.board import render_full_log as render_log
-    from games.kilforth.engine.view import visible_log
 
     picture = engine.view(state, viewer)
-    picture["log"] = visible_log(state, viewer)
+    picture["log"] = [e for e in history if e["vis"] == "all" or e["vis"] == viewer]
     return render_log(picture, viewer=viewer, players=players)

@@ -10,6 +10,7 @@ import django_htmx
 import pytest
 
 from games.kilforth.engine import view
+from games.tables.frames import board_frame
 from tests.browser.conftest import browser  # noqa: F401 - the shared module-scoped fixture
 from tests.conftest import ROOT
 
@@ -19,6 +20,11 @@ from .test_render import render
 HTMX = Path(django_htmx.__file__).parent / "static" / "django_htmx" / "htmx-2.min.js"
 CSS = [ROOT / "static" / "css" / "kilforth.css", ROOT / "static" / "css" / "board.css"]
 BOARD_JS = ROOT / "static" / "js" / "board.js"
+
+
+def framed(state, seat) -> str:
+    """The kit's board in the platform's frame (#game-board, #game-flash), as a page holds it."""
+    return board_frame(render(state, seat), state.version, "kilforth")
 
 
 def page_html(board: str) -> str:
@@ -42,13 +48,13 @@ def test_only_mine_filter_hides_other_lines_and_survives_a_board_swap(browser, s
     first, second = states
     seat = first.waiting_for[0]
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.set_content(page_html(render(first, seat)))
+    page.set_content(page_html(framed(first, seat)))
     rows = page.locator(".log-row:not(.minor)")
     assert rows.count() > 0
     page.check("#kb-log-mine")
     assert page.locator(".log-row:not(.mine):visible").count() == 0
     assert page.locator(".log-row.mine:visible").count() > 0
-    new_board = render(second, seat)
+    new_board = framed(second, seat)
     page.evaluate("html => htmx.swap('#game-board', html, {swapStyle: 'outerHTML'})", new_board)
     assert page.get_attribute("#game-board", "data-version") == str(view(second, seat)["version"])
     assert page.is_checked("#kb-log-mine"), "hx-preserve keeps the ticked filter"
@@ -108,13 +114,13 @@ def test_a_websocket_swap_keeps_focus_and_the_maps_scroll_on_a_phone(browser, st
     state = states[0]
     seat = state.waiting_for[0]
     page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.set_content(page_html(render(state, seat)))
+    page.set_content(page_html(framed(state, seat)))
     page.evaluate("document.querySelector('.kb-map-scroll').scrollLeft = 150")
     button = page.locator("form.choice button").first
     button_id = button.get_attribute("id")
     button.focus()
     # What htmx's ws extension does with a frame: an out-of-band swap by id.
-    frame = render(state, seat).replace('id="game-board"', 'id="game-board" hx-swap-oob="true"', 1)
+    frame = framed(state, seat).replace('id="game-board"', 'id="game-board" hx-swap-oob="true"', 1)
     page.evaluate("html => htmx.swap(document.body, html, {swapStyle: 'none'})", frame)
     assert page.evaluate("document.querySelector('.kb-map-scroll').scrollLeft") == 150
     assert page.evaluate("document.activeElement.id") == button_id

@@ -8,7 +8,7 @@ import pytest
 
 from games.kilforth.board import render_board
 from games.kilforth.engine import view
-from games.tables.frames import Rendering, apply_frame
+from games.tables.frames import Rendering, apply_frame, board_frame
 
 from .games import CONFIGS, players, playout
 
@@ -16,13 +16,15 @@ PART = re.compile(r"<!--\[([\w-]+)-->")
 
 
 def board(state, viewer) -> str:
-    return render_board(
+    """The board as the platform sends it: the kit's board in the platform's frame."""
+    html = render_board(
         view(state, viewer),
         viewer=viewer,
         players=players(len(state.heroes)),
         online=set(range(len(state.heroes))),
         table_slug="t",
     )
+    return board_frame(html, state.version, "kilforth")
 
 
 @pytest.mark.parametrize("config", CONFIGS[::3], ids=lambda c: "-".join(map(str, c)))
@@ -82,4 +84,4 @@ def test_a_partial_frame_clears_the_last_error_as_a_whole_board_does():
         Rendering.of(board(states[10], 0), 0)
     )
     assert frame is not None
-    assert '<div id="game-flash" class="kb-flash" role="alert"></div>' in frame
+    assert '<div id="game-flash" class="game-flash" role="alert"></div>' in frame

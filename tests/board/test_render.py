@@ -9,7 +9,7 @@ from html.parser import HTMLParser
 import pytest
 
 from games.kilforth.board import board_context, render_board
-from games.kilforth.board.cards import card, card_name
+from games.kilforth.board.card_facts import card, card_name
 from games.kilforth.engine import view
 
 from .games import CONFIGS, players, playout, sample
@@ -72,7 +72,7 @@ def scan(html: str) -> Scan:
     return s
 
 
-def render(state, viewer, extra=None) -> str:
+def render(state, viewer) -> str:
     n = len(state.heroes)
     return render_board(
         view(state, viewer),
@@ -80,7 +80,6 @@ def render(state, viewer, extra=None) -> str:
         players=players(n),
         online={0},
         table_slug="t-slug",
-        extra_choices=extra,
     )
 
 
@@ -95,9 +94,10 @@ def test_the_board_renders_one_game_board_root_for_every_seat_and_spectator(edit
             html = render(state, viewer)
             s = scan(html)
             assert [t for t, _ in s.roots] == ["div"], "exactly one root element"
-            assert s.roots[0][1]["id"] == "game-board"
+            assert "kb" in s.roots[0][1]["class"].split()
             assert s.depth == 0, "tags are balanced"
-            assert "game-flash" in s.ids
+            # The platform frames the board (games.tables.frames.board_frame): not the kit's ids.
+            assert "game-board" not in s.ids and "game-flash" not in s.ids
             assert len(s.ids) == len(set(s.ids)), "ids are unique"
             assert "csrf" not in html.lower()
             assert "data-fallback" not in html, "the full board, not the fallback"
@@ -139,7 +139,7 @@ def test_a_seat_sees_its_own_hand_listed():
 
 
 @pytest.mark.parametrize(("edition", "mode", "heroes"), CONFIGS)
-def test_the_deciding_seat_gets_exactly_the_views_options_as_ws_send_forms(edition, mode, heroes):
+def test_the_deciding_seat_gets_exactly_the_views_choices_as_ws_send_forms(edition, mode, heroes):
     for state in sample(edition, mode, heroes):
         if state.result is not None:
             continue
@@ -149,7 +149,8 @@ def test_the_deciding_seat_gets_exactly_the_views_options_as_ws_send_forms(editi
         assert all(f["ws-send"] for f in forms)
         keys = [f["inputs"]["key"] for f in forms]
         assert len(keys) == len(set(keys)), "each option once"
-        assert sorted(keys) == sorted(o["key"] for o in v["prompt"]["options"])
+        assert sorted(keys) == sorted(c["key"] for c in v["choices"])
+        assert {o["key"] for o in v["prompt"]["options"]} <= set(keys)
         for f in forms:
             assert f["inputs"]["action"] == "act"
             assert f["inputs"]["version"] == str(v["version"])
@@ -166,18 +167,26 @@ def test_the_prompt_text_and_each_label_are_shown_to_the_deciding_seat():
         assert o["label"] in text
 
 
-def test_extra_choices_are_rendered_as_forms_after_the_prompts_options():
-    state = sample("gloom", "competitive", 2)[4]
+@pytest.mark.rule("HIDE-2")
+def test_an_off_turn_choice_in_the_view_is_rendered_as_a_form_with_the_engines_explanation():
+    state = sample("gloom", "competitive", 2)[4].clone()
     seat = state.waiting_for[0]
     other = 1 - seat
-    extra = [{"key": "unhide", "label": "Stop being hidden"}]
-    forms = [f for f in scan(render(state, other, extra)).forms if "choice" in f["class"]]
+    state.heroes[other]["hidden"] = True  # a hidden hero may stop hiding on anyone's turn
+    (choice,) = view(state, other)["choices"]
+    assert choice["key"] == "unhide" and choice["offturn"]
+    html = render(state, other)
+    forms = [f for f in scan(html).forms if "choice" in f["class"]]
     assert [f["inputs"]["key"] for f in forms] == ["unhide"]
     assert forms[0]["inputs"]["version"] == str(state.version)
+    assert "Any time" in html
+    assert choice["explain"].replace("'", "&#x27;") in html
 
 
 @pytest.mark.parametrize(("edition", "mode", "heroes"), [c for c in CONFIGS if c[2] > 1])
-def test_everyone_else_sees_who_is_deciding_and_gets_no_choice_forms(edition, mode, heroes):
+def test_everyone_else_sees_who_is_deciding_and_gets_only_off_turn_choice_forms(
+    edition, mode, heroes
+):
     for state in sample(edition, mode, heroes):
         if state.result is not None:
             continue
@@ -188,7 +197,10 @@ def test_everyone_else_sees_who_is_deciding_and_gets_no_choice_forms(edition, mo
                 continue
             html = render(state, viewer)
             assert f"Waiting for {name} to " in html
-            assert not [f for f in scan(html).forms if "choice" in f["class"]]
+            forms = [f["inputs"]["key"] for f in scan(html).forms if "choice" in f["class"]]
+            own = view(state, viewer)["choices"] if viewer is not None else []
+            assert all(c["offturn"] for c in own)
+            assert forms == [c["key"] for c in own]
 
 
 def test_the_fragment_is_the_same_for_the_same_view_and_viewer():
@@ -218,7 +230,7 @@ def test_heroes_standees_show_initial_and_player_name_on_their_location():
     html = render(state, None)
     for name in players(3).values():
         assert f'<span class="token" aria-hidden="true">{name[0]}</span>' in html
-        assert f'<span class="standee-name">{name}' in html
+        assert f'<span class="standee-name"><bdi>{name}</bdi>' in html
 
 
 def test_the_end_of_game_shows_the_result_with_a_vp_table():
@@ -271,7 +283,7 @@ def test_new_engine_prompt_and_log_kinds_render_without_errors():
     seat = state.waiting_for[0]
     v = view(state, seat)
     v["prompt"]["kind"] = "brand_new_kind"
-    v["prompt"]["options"].append({"key": "zap:x", "label": "Zap it", "data": {"odd": [1]}})
+    v["choices"].append({"key": "zap:x", "label": "Zap it", "data": {"odd": [1]}})
     v["log"].append(
         {
             "e": "brand_new_event",
@@ -330,7 +342,7 @@ def test_only_the_viewers_own_hero_is_marked_as_you():
     state = sample("gloom", "competitive", 3)[3]
     assert "(you)" not in render(state, None)
     html = render(state, 2)
-    assert "Cid <small>(you)</small>" in html
+    assert "<bdi>Cid</bdi> <small>(you)</small>" in html
     assert "Ann <small>(you)</small>" not in html
 
 
@@ -341,10 +353,10 @@ def test_a_view_the_board_cannot_draw_still_gives_the_decision_forms():
     v["heroes"] = [{"oops": True}]  # a shape the board does not know
     html = render_board(v, viewer=seat, players=players(2), online=set(), table_slug="t")
     s = scan(html)
-    assert s.roots[0][1]["id"] == "game-board" and s.roots[0][1].get("data-fallback")
-    assert "game-flash" in s.ids
+    assert s.roots[0][1].get("data-fallback")
+    assert "game-board" not in s.ids and "game-flash" not in s.ids
     keys = [f["inputs"]["key"] for f in s.forms]
-    assert sorted(keys) == sorted(o["key"] for o in v["prompt"]["options"])
+    assert sorted(keys) == sorted(c["key"] for c in v["choices"])
     other = view(state, 1 - seat)
     other["map"] = None
     other["heroes"] = "broken"

@@ -10,9 +10,9 @@ import re
 
 import pytest
 
-from games.kilforth.engine import steps
-from games.kilforth.engine.cards import DEFAULTS, FIELDS, KINDS, REQUIRED, SCHEMAS
-from games.kilforth.engine.schema import (
+from games.kilforth.engine.cards import steps
+from games.kilforth.engine.cards.catalogue import DEFAULTS, FIELDS, KINDS, REQUIRED, SCHEMAS
+from games.kilforth.engine.cards.schema import (
     BOOL,
     INT,
     STEPS,

@@ -34,8 +34,8 @@ from __future__ import annotations
 import time
 
 from games.kilforth.engine import Settings
-from games.kilforth.engine.bots import play
-from games.kilforth.engine.cards import content
+from games.kilforth.engine.bots.play import play
+from games.kilforth.engine.cards.catalogue import content
 
 # (edition, mode, heroes, difficulty, games): seeds 0..games-1 for each line.
 TABLE = [
@@ -65,11 +65,11 @@ def _strings(value, out: set) -> None:
             _strings(v, out)
 
 
-def seen_in_game(state) -> tuple[set, set]:
-    """(card ids used in this finished game, skill ids gained)."""
+def seen_in_game(state, history: list[dict]) -> tuple[set, set]:
+    """(card ids used in this finished game, given its whole log; skill ids gained)."""
     c = content()
     seen: set = set()
-    for event in state.log:
+    for event in history:
         _strings(event, seen)
     for pile in state.discards.values():
         seen.update(pile)
@@ -103,8 +103,8 @@ def test_every_card_appears_in_a_random_playout_game():
     for edition, mode, heroes, difficulty, n in TABLE:
         settings = Settings(edition=edition, mode=mode, heroes=heroes, difficulty=difficulty)
         for seed in range(n):
-            state, _ = play(settings, seed)
-            s, g = seen_in_game(state)
+            state, record = play(settings, seed, keep_history=True)
+            s, g = seen_in_game(state, record.history)
             if s - seen:
                 last_new = games + 1
             seen |= s

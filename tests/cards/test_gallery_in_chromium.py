@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.kilforth.gallery.cards import all_ids
+from games.kilforth.gallery.faces import all_ids
 from tests.browser.conftest import SCREENSHOTS
 
 VIEWPORTS = {"desktop": (1280, 900), "phone": (390, 844)}

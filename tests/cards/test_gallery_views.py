@@ -9,8 +9,9 @@ import re
 import pytest
 from django.template.loader import get_template
 
-from games.kilforth.engine import content, steps
-from games.kilforth.gallery.cards import KINDS, all_ids, card_view
+from games.kilforth.engine import content
+from games.kilforth.engine.cards import steps
+from games.kilforth.gallery.faces import KINDS, all_ids, card_view
 from games.kilforth.gallery.views import FILTERS
 from games.kilforth.gallery.words import has_phrase, sentence
 
@@ -202,8 +203,8 @@ def test_a_card_added_to_the_files_shows_up_in_the_gallery_and_has_a_page(
 ):
     import shutil
 
-    from games.kilforth.engine.cards import CONTENT_DIR, load_files
-    from games.kilforth.gallery import cards as gallery_cards
+    from games.kilforth.engine.cards.catalogue import CONTENT_DIR, load_files
+    from games.kilforth.gallery import faces as gallery_cards
 
     folder = tmp_path / "content"
     shutil.copytree(CONTENT_DIR, folder)

@@ -18,7 +18,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from games.kilforth.engine import content
-from games.kilforth.engine.cards import CONTENT_DIR
+from games.kilforth.engine.cards.catalogue import CONTENT_DIR
 from games.kilforth.gallery.census import EDITIONS, census
 from tests.conftest import ROOT
 
@@ -255,7 +255,7 @@ def test_cards_must_be_an_array_of_tables(folder):
 def test_a_loader_crash_on_a_value_it_does_not_check_still_names_the_file_and_the_card(
     folder, monkeypatch
 ):
-    from games.kilforth.engine import cards
+    from games.kilforth.engine.cards import catalogue as cards
 
     def trips(path: Path, kind: str, card: dict) -> None:
         if card["id"] == "e.test_beast":

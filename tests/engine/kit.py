@@ -51,14 +51,14 @@ def at(state, seat):
 
 def loc_of_terrain(state, terrain, n=0):
     """The n-th map location of a terrain (colour side), by map order."""
-    from games.kilforth.engine.board import card
+    from games.kilforth.engine.rules.position import card
 
     found = [loc["id"] for loc in state.map if card(loc["id"])["terrain"] == terrain]
     return found[n]
 
 
 def neighbour_of(state, loc_id):
-    from games.kilforth.engine.board import loc_index, neighbours
+    from games.kilforth.engine.rules.position import loc_index, neighbours
 
     return [state.map[j]["id"] for j in neighbours(loc_index(state, loc_id))]
 
@@ -80,7 +80,7 @@ def alone(state, seat=0):
 
 def empty_hand(state, seat):
     """Discard a hero's rumours (keeps every card in exactly one place)."""
-    from games.kilforth.engine.effects import discard_card
+    from games.kilforth.engine.cards.effects import discard_card
 
     for c in list(state.heroes[seat]["hand"]):
         state.heroes[seat]["hand"].remove(c)

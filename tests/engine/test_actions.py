@@ -2,7 +2,7 @@ import pytest
 
 from games.kilforth.engine import IllegalAction, act
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import card, destinations, loc_index, neighbours
+from games.kilforth.engine.rules.position import card, destinations, loc_index, neighbours
 
 from .kit import alone, empty_hand, events, game, keys, loc_of_terrain, no_fate, prompt
 
@@ -161,6 +161,18 @@ def test_clear_is_not_offered_without_an_obstacle_or_plot():
     assert not [k for k in keys(s, 0) if k.startswith("clear")]
 
 
+@pytest.mark.rule("CLEAR-2")
+def test_in_gloom_clearing_an_obstacle_gains_a_loot_token_and_in_shadows_not():
+    for edition, gained in (("gloom", 1), ("shadows", 0)):
+        s = turn0(game(edition=edition))
+        T.obstacle(s, s.heroes[0]["loc"])
+        T.refresh(s)
+        n = len(s.heroes[0]["loot"])
+        s = act(s, 0, "clear")
+        assert s.map[s.heroes[0]["loc"]]["obstacles"] == 0
+        assert len(s.heroes[0]["loot"]) == n + gained
+
+
 @pytest.mark.rule("SEARCH-1")
 def test_search_needs_no_encounter_and_no_obstacle_here():
     s = turn0(game())
@@ -231,7 +243,7 @@ def test_confronting_accumulates_successes_until_the_value_is_reached():
     assert attrs
     attr = "fight" if "confront:e.fungus_ring:fight" in attrs else attrs[0].split(":")[2]
     need = card("e.fungus_ring")[attr]
-    from games.kilforth.engine.board import attr_total
+    from games.kilforth.engine.rules.position import attr_total
 
     T.dice(s, 5, *[1] * (attr_total(s, 0, attr) - 1))
     s = act(s, 0, f"confront:e.fungus_ring:{attr}")
@@ -269,7 +281,7 @@ def test_confront_successes_are_lost_on_leaving_on_camp_and_when_another_hero_de
     T.place_encounter(s, "e.lost_lantern", loc)
     T.refresh(s)
     key = [k for k in keys(s, 0) if k.startswith("confront:")][0]
-    from games.kilforth.engine.board import attr_total
+    from games.kilforth.engine.rules.position import attr_total
 
     T.dice(s, 6, *[1] * (attr_total(s, 0, key.split(":")[2]) - 1))
     s = act(s, 0, key)
@@ -306,7 +318,7 @@ def test_zero_successes_against_a_stranger_make_it_that_heros_enemy_without_surp
     battle = events(s, "battle")[-1]
     assert battle["card"] == "e.retired_knight" and battle["surprise"] is None
     # CONF-7: for the other hero it is still a stranger
-    from games.kilforth.engine.board import is_enemy_for
+    from games.kilforth.engine.rules.position import is_enemy_for
 
     assert is_enemy_for(s, "e.retired_knight", 0) and not is_enemy_for(s, "e.retired_knight", 1)
 

@@ -2,9 +2,9 @@ import pytest
 
 from games.kilforth.engine import act
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.ancients import ancient_stats
-from games.kilforth.engine.board import card, loc_index
-from games.kilforth.engine.cards import content
+from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.rules.ancients import ancient_stats
+from games.kilforth.engine.rules.position import card, loc_index
 
 from .kit import alone, events, game, keys, no_fate, prompt
 
@@ -241,6 +241,35 @@ def test_gold_loot_and_item_or_spell_assets_can_be_given_but_not_titles_or_allie
 
 
 @pytest.mark.rule("DEED-2")
+def test_any_number_of_agreed_exchanges_and_a_two_way_trade_is_one_agreement():
+    s = game()
+    T.set_hero(s, 1, gold=6)
+    for _ in range(5):  # no cap on agreed exchanges
+        s = act(act(s, 1, "give:0:gold"), 0, "accept")
+    assert (s.heroes[0]["gold"], s.heroes[1]["gold"]) == (6, 1)
+    T.give(s, 1, "r.tinderbox", "assets")
+    T.give(s, 0, "l.tonic0", "loot")
+    T.refresh(s)
+    s = act(s, 1, "trade:0")
+    s = act(s, 1, "tgive:asset:r.tinderbox")
+    s = act(s, 1, "ttake:loot:l.tonic0")
+    assert prompt(s) == (0, "trade_offer")
+    s = act(s, 0, "accept")
+    assert "r.tinderbox" in s.heroes[0]["assets"] and "l.tonic0" in s.heroes[1]["loot"]
+    assert prompt(s) == (1, "turn")
+
+
+@pytest.mark.rule("DEED-2")
+def test_after_three_declined_offers_in_a_turn_no_more_offers_are_made():
+    s = game()
+    T.set_hero(s, 1, gold=6)
+    T.refresh(s)
+    for _ in range(3):
+        s = act(act(s, 1, "give:0:gold"), 0, "decline")
+    assert not [k for k in keys(s, 1) if k.startswith(("give:", "trade:", "team:"))]
+
+
+@pytest.mark.rule("DEED-2")
 def test_exchange_needs_the_heroes_at_the_same_location():
     s = game()
     T.place_hero(s, 0, 0)
@@ -266,6 +295,19 @@ def test_overcome_defeats_an_encounter_and_discards_every_heros_successes_agains
     assert prompt(s) == (0, "loot_step")
 
 
+@pytest.mark.rule("DEED-3", "DEED-4")
+def test_a_veiled_card_still_carries_its_keywords_for_overcome():
+    s = game()
+    alone(no_fate(s))
+    T.place_encounter(s, "e.abandoned_mine", 12)
+    weak = card("e.abandoned_mine")["weakness"]
+    asset = next(c for c in content().by_kind["reward"] if weak in card(c)["keywords"])
+    T.give(s, 0, asset, "assets")
+    s.heroes[0]["veiled"].append(asset)
+    T.begin_turn(s, 0)
+    assert "overcome:e.abandoned_mine" in keys(s, 0)
+
+
 @pytest.mark.rule("DEED-3")
 def test_overcome_is_offered_for_an_enemy_weakness_and_skips_the_battle():
     s = game()
@@ -277,6 +319,24 @@ def test_overcome_is_offered_for_an_enemy_weakness_and_skips_the_battle():
     assert "overcome:e.dune_stalker" in keys(s, 0)
     s = act(s, 0, "overcome:e.dune_stalker")
     assert "e.dune_stalker" not in s.encounters and not events(s, "battle")
+
+
+@pytest.mark.rule("DAY-11", "DEED-3")
+def test_a_hero_may_overcome_the_enemy_it_is_engaging_before_and_between_battle_rounds():
+    s = game()
+    alone(no_fate(s))
+    T.give(s, 0, "r.friend_of_crows", "assets")  # keyword beast
+    T.place_encounter(s, "e.dune_stalker", 12)  # weakness beast, already there
+    T.begin_turn(s, 0)
+    assert prompt(s) == (0, "engage_team") and "overcome:e.dune_stalker" in keys(s, 0)
+    done = act(s, 0, "overcome:e.dune_stalker")
+    assert "e.dune_stalker" not in done.encounters and not events(done, "battle")
+    T.dice(s, *[1] * 20)  # nobody scores: the battle goes on to the fight-on question
+    s = act(s, 0, "alone")
+    assert prompt(s) == (0, "escape") and "overcome:e.dune_stalker" in keys(s, 0)
+    assert any(k.startswith("give:1:") for k in keys(s, 0)) is False  # the other hero is away
+    s = act(s, 0, "overcome:e.dune_stalker")
+    assert "e.dune_stalker" not in s.encounters and events(s, "overcome")
 
 
 @pytest.mark.rule("DEED-4")
@@ -312,7 +372,7 @@ def test_a_team_test_adds_a_die_per_member_and_each_member_may_call_on_fate():
     T.begin_turn(s, 0)
     s = act(act(s, 0, "team:1"), 1, "accept")
     key = next(k for k in keys(s, 0) if k.startswith("confront:"))
-    from games.kilforth.engine.board import attr_total
+    from games.kilforth.engine.rules.position import attr_total
 
     n = attr_total(s, 0, key.split(":")[2])
     T.dice(s, *[1] * (n + 1))

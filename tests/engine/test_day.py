@@ -2,6 +2,7 @@ import pytest
 
 from games.kilforth.engine import IllegalAction, act
 from games.kilforth.engine import testing as T
+from games.kilforth.engine.rules.position import card
 
 from .kit import alone, events, game, keys, no_fate, prompt
 
@@ -114,8 +115,8 @@ def test_a_hero_with_zero_ap_must_make_camp():
 
 
 @pytest.mark.rule("DAY-7")
-def test_the_first_hero_to_make_camp_takes_the_first_hero_marker():
-    s = game(heroes=3)
+def test_in_shadows_the_first_hero_to_make_camp_takes_the_first_hero_marker_at_once():
+    s = game(edition="shadows", heroes=3)
     s = act(s, 1, "hide")
     s = act(s, 2, "camp")
     assert s.first == 2
@@ -124,6 +125,25 @@ def test_the_first_hero_to_make_camp_takes_the_first_hero_marker():
     s = act(s, 1, "camp")
     s = T.play_until(s, 2, "turn")
     assert s.day == 2 and s.turn == 2
+
+
+@pytest.mark.rule("DAY-7")
+def test_in_gloom_the_marker_passes_at_dawn_so_the_days_first_hero_makes_the_night_choices():
+    s = game(heroes=3)
+    assert s.first == 1  # this seed: seat 1, then 2, then 0
+    s = act(s, 1, "hide")
+    s = act(s, 2, "camp")
+    assert s.first == 1
+    event = next(c for c in s.decks["night"] if card(c)["type"] == "event")
+    T.top(s, "night", event)
+    s = act(s, 0, "camp")
+    s = act(s, 1, "camp")
+    if s.prompt is not None and s.phase == "night":
+        assert s.prompt["seat"] == 1  # the night's choices: still the day's first hero
+    s = T.play_until(s, 2, "turn")
+    assert s.day == 2 and s.turn == 2 and s.first == 2
+    order = [e["e"] for e in s.log if e["e"] in ("dawn", "first_hero")]
+    assert order[-2:] == ["dawn", "first_hero"]
 
 
 @pytest.mark.rule("DAY-9")

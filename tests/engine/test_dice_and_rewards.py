@@ -2,7 +2,7 @@ import pytest
 
 from games.kilforth.engine import act
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import card
+from games.kilforth.engine.rules.position import card
 
 from .kit import alone, events, game, keys, loc_of_terrain, no_fate, prompt
 
@@ -115,7 +115,7 @@ def test_fate_can_be_paid_with_a_rumour():
 def test_a_veiled_card_gives_no_bonus():
     s = game()
     T.give(s, 0, "r.frost_bind", "assets")  # +1 fight
-    from games.kilforth.engine.board import attr_total
+    from games.kilforth.engine.rules.position import attr_total
 
     assert attr_total(s, 0, "fight") == 5
     s.heroes[0]["veiled"].append("r.frost_bind")

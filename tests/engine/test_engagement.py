@@ -2,8 +2,8 @@ import pytest
 
 from games.kilforth.engine import act
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import card, loc_index, neighbours
-from games.kilforth.engine.engagement import escape_destinations
+from games.kilforth.engine.rules.engagement import escape_destinations
+from games.kilforth.engine.rules.position import card, loc_index, neighbours
 
 from .kit import alone, events, game, keys, no_fate, prompt
 
@@ -96,6 +96,22 @@ def test_evasion_succeeds_with_successes_at_least_the_foes_sneak_and_lasts_until
     assert s.encounters["e.crag_harpy"]["evaded"] == []
 
 
+@pytest.mark.rule("ENG-4")
+def test_evasion_ends_when_the_hero_leaves_the_location_and_comes_back_the_same_day():
+    s = fight_setup(enc="e.crag_harpy", hidden=True)  # sneak 1
+    T.begin_turn(s, 0)
+    T.dice(s, 5)
+    s = act(s, 0, "evade")
+    assert s.encounters["e.crag_harpy"]["evaded"] == [0]
+    away = neighbours(12)[0]
+    T.run_steps(s, {"k": "move", "seat": 0, "to": away})
+    assert s.encounters["e.crag_harpy"]["evaded"] == []
+    T.place_hero(s, 0, 12)
+    T.dice(s, *[1] * 10)
+    s = T.begin_turn(s, 0)
+    assert prompt(s)[1] != "turn"  # the harpy is a foe again: engagement before the turn
+
+
 @pytest.mark.rule("ENG-5", "OPT-4")
 def test_with_the_auto_evasion_variant_a_sneakier_hero_evades_without_a_test():
     s = game(auto_evasion=True)
@@ -146,7 +162,7 @@ def test_a_defeated_hero_camps_loses_gold_and_a_chosen_card_and_goes_to_the_cent
     T.place_hero(s, 0, loc)
     alone(no_fate(s))
     T.place_encounter(s, "e.bramble_wolf", loc)  # fight 4
-    T.give(s, 0, "r.tinderbox", "assets")
+    T.give(s, 0, "r.signet_ring", "assets")
     T.set_hero(s, 0, hp=1, gold=3)
     T.dice(s, 1, 1, 1, 1, 6, 6, 6, 6)
     T.begin_turn(s, 0)
@@ -154,8 +170,8 @@ def test_a_defeated_hero_camps_loses_gold_and_a_chosen_card_and_goes_to_the_cent
     assert s.heroes[0]["gold"] == 0 and s.heroes[0]["loc"] == 12
     assert prompt(s) == (0, "lose_card")
     rumour = s.heroes[0]["hand"][0]
-    assert sorted(keys(s, 0)) == sorted([f"lose:{rumour}", "lose:r.tinderbox"])
-    s = act(s, 0, "lose:r.tinderbox")
+    assert sorted(keys(s, 0)) == sorted([f"lose:{rumour}", "lose:r.signet_ring"])
+    s = act(s, 0, "lose:r.signet_ring")
     assert s.heroes[0]["assets"] == [] and s.turn == 1
 
 
@@ -232,6 +248,8 @@ def test_a_resolve_deed_can_be_used_between_battle_rounds():
     T.set_hero(s, 0, hp=4)
     T.dice(s, 1, 1, 1, 1, 6, 1, 1)
     T.begin_turn(s, 0)
+    assert prompt(s) == (0, "engage_team") and "resolve:l.tonic0" in keys(s, 0)  # before it
+    s = act(s, 0, "alone")
     assert prompt(s) == (0, "fate") and "resolve:l.tonic0" in keys(s, 0)  # after the roll
     s = act(s, 0, "accept")
     assert s.heroes[0]["hp"] == 3
@@ -239,3 +257,18 @@ def test_a_resolve_deed_can_be_used_between_battle_rounds():
     s = act(s, 0, "resolve:l.tonic0")
     assert s.heroes[0]["hp"] == 4 and prompt(s) == (0, "escape")
     assert "resolve:l.tonic0" not in keys(s, 0)
+
+
+@pytest.mark.rule("ENG-6", "ENG-7")
+def test_the_view_states_the_engagement_foe_round_surprise_and_hp_on_both_sides():
+    from games.kilforth.engine import view
+
+    s = fight_setup(enc="e.stone_ogre")  # health 3
+    T.dice(s, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1)
+    s = T.begin_turn(s, 0)
+    assert prompt(s) == (0, "escape")
+    e = view(s, 1)["engagement"]
+    assert e["seat"] == 0 and e["foe"] == "e.stone_ogre" and e["round"] == 1
+    assert e["foe_hp"] == 2 and e["foe_health"] == 3 and e["heroes_hp"] == {"0": s.heroes[0]["hp"]}
+    s = act(s, 0, "escape")
+    assert view(s, 1)["engagement"] is None

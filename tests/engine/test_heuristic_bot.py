@@ -8,9 +8,9 @@ from collections.abc import Iterator
 import pytest
 
 from games.kilforth.engine import Choice, Settings, State, act, legal, new_game
-from games.kilforth.engine import heuristic as H
-from games.kilforth.engine.bots import BOTS
-from games.kilforth.engine.report import run
+from games.kilforth.engine.bots import heuristic as H
+from games.kilforth.engine.bots.play import BOTS
+from games.kilforth.engine.simulation.report import run
 
 
 @pytest.fixture(autouse=True)

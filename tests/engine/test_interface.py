@@ -5,8 +5,8 @@ import pytest
 
 from games.kilforth.engine import IllegalAction, State, act, legal, view
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.cards import ContentError, load_files
-from games.kilforth.engine.steps import CARD_STEPS
+from games.kilforth.engine.cards.catalogue import ContentError, load_files
+from games.kilforth.engine.cards.steps import CARD_STEPS
 
 from .kit import alone, events, game, keys, no_fate, prompt
 
@@ -16,7 +16,7 @@ def test_act_never_mutates_its_input_and_bumps_the_version():
     before = s.to_json()
     s2 = act(s, 1, "hide")
     assert s.to_json() == before
-    assert s2.version == s.version + 1 and s2.actions[-1] == [1, "hide"]
+    assert s2.version == s.version + 1
 
 
 def test_an_illegal_action_raises_a_readable_reason_and_changes_nothing():
@@ -149,7 +149,7 @@ def test_the_starter_set_covers_every_encounter_type_on_every_terrain():
 
 def test_the_simulation_core_reports_speed_and_outcomes():
     from games.kilforth.engine import Settings
-    from games.kilforth.engine.simulate import simulate
+    from games.kilforth.engine.simulation.simulate import simulate
 
     seen = []
     report = simulate(Settings(mode="solo", heroes=1), 2, seed=7, progress=seen.append)
@@ -187,13 +187,15 @@ def test_replaying_the_recorded_actions_from_the_seed_reproduces_the_game():
     settings = Settings(edition="shadows", mode="cooperative", heroes=3)
     s = new_game(settings, 77)
     r = random.Random(3)
+    actions = []
     for _ in range(120):
         seat = s.waiting_for[0]
-        s = act(s, seat, r.choice(legal(s, seat)).key)
+        actions.append((seat, r.choice(legal(s, seat)).key))
+        s = act(s, *actions[-1])
     again = new_game(Settings.from_dict(s.settings), s.seed)
-    for seat, key in s.actions:
+    for seat, key in actions:
         again = act(again, seat, key)
-    assert again == s and again.version == len(s.actions) == 120
+    assert again == s and again.version == 120
 
 
 def test_the_engine_package_imports_nothing_from_django():
@@ -202,7 +204,7 @@ def test_the_engine_package_imports_nothing_from_django():
 
     code = (
         "import sys, games.kilforth.engine as e, games.kilforth.engine.testing, "
-        "games.kilforth.engine.simulate; "
+        "games.kilforth.engine.simulation.simulate; "
         "print(any(m == 'django' or m.startswith('django.') for m in sys.modules))"
     )
     root = Path(__file__).resolve().parents[2]
@@ -215,3 +217,23 @@ def test_the_engine_package_imports_nothing_from_django():
         check=True,
     )
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.rule("TEST-1", "TEST-3")
+def test_the_view_states_the_test_in_progress_with_its_dice_sources_and_threshold():
+    s = game()
+    T.set_hero(s, 0, fate=1, fate_day=0)
+    T.dice(s, *[6] + [1] * 10)
+    s = T.run_steps(s, {"k": "test", "seat": 0, "attr": "fight", "tag": "t", "team": False})
+    assert s.prompt["kind"] == "fate"
+    v = view(s, 0)
+    test = v["test"]
+    assert test["tester"] == 0 and test["attr"] == "fight" and test["threshold"] == 5
+    assert [src for src, _ in test["sources"][:2]] == ["race", "class"]
+    assert test["dice"] == sum(n for _, n in test["sources"]) and test["successes"] == 1
+    assert test["fate_available"] and v["success_min"] == 5
+    assert "(s)" not in s.prompt["text"] and all(
+        "(s)" not in o["label"] for o in s.prompt["options"]
+    )
+    s = act(s, 0, "accept")
+    assert view(s, 0)["test"] is None

@@ -4,8 +4,8 @@ import pytest
 
 from games.kilforth.engine import Settings, SettingsError, act, new_game, view
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import card
-from games.kilforth.engine.endgame import vp
+from games.kilforth.engine.rules.endgame import vp
+from games.kilforth.engine.rules.position import card
 
 from .kit import empty_hand, game, keys, no_fate, prompt
 
@@ -118,6 +118,34 @@ def test_shadows_ends_at_the_end_of_daylight_when_one_night_card_is_left():
     assert s.result["reason"] == "the night deck is down to one card"
 
 
+@pytest.mark.rule("END-1", "SET-5")
+def test_a_shadows_game_with_four_heroes_lasts_until_day_25_and_fewer_heroes_play_longer():
+    four = game(edition="shadows", heroes=4)
+    assert len(four.decks["night"]) + len(four.discards["night"]) == 30
+    assert len(four.discards["night"]) == 5 and len(four.decks["night"]) == 25
+    assert view(four, 0)["last_day"] == 25
+    two = game(edition="shadows", heroes=2)
+    assert len(two.discards["night"]) == 3 and view(two, 0)["last_day"] == 27
+    assert view(game(), 0)["last_day"] == 25  # Gloom: a fixed 25 days
+
+
+@pytest.mark.rule("END-1")
+def test_the_last_day_shown_is_the_day_a_shadows_game_really_ends():
+    s = game(edition="shadows")
+    s.removed.extend(s.decks["night"][:-4])
+    del s.decks["night"][:-4]
+    predicted = view(s, 0)["last_day"]
+    assert predicted == s.day + 3
+    while s.result is None:
+        seat = s.waiting_for[0]
+        ks = keys(s, seat)
+        s = act(s, seat, "camp" if "camp" in ks else ks[0])
+        assert view(s, 0)["last_day"] >= s.day
+    assert s.day == view(s, 0)["last_day"]
+    if not any(e.get("extra") for e in s.log if e["e"] == "night_card"):
+        assert s.day == predicted
+
+
 @pytest.mark.rule("END-2", "END-4")
 def test_competitive_highest_vp_wins_and_ties_share_the_win():
     s = game(heroes=3)
@@ -156,7 +184,7 @@ def test_coop_still_wins_if_the_last_hero_falls_while_killing_the_last_ancient()
     T.ancient_in_play(s, 0)
     T.set_hero(s, 0, chapter=6, hp=1)
     T.place_hero(s, 0, s.ancients[0]["loc"])
-    from games.kilforth.engine.ancients import ancient_stats
+    from games.kilforth.engine.rules.ancients import ancient_stats
 
     s.ancients[0]["damage"] = ancient_stats(s, s.ancients[0])[0] - 1
     T.begin_turn(s, 0)
@@ -202,7 +230,7 @@ def test_difficulty_changes_pre_draws_success_faces_and_the_centre():
     hard = new_game(Settings(edition="shadows", heroes=2, difficulty="harder"), 1)
     assert len(hard.discards["night"]) - len(easy.discards["night"]) == 2
     assert hard.map[12]["id"] == "s.couch_of_death"
-    from games.kilforth.engine.board import success_min
+    from games.kilforth.engine.rules.position import success_min
 
     assert success_min(easy) == 4 and success_min(hard) == 5
 

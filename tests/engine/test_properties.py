@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from games.kilforth.engine import State, act, legal, rng
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import attr_total, card
+from games.kilforth.engine.rules.position import attr_total, card
 
 from .kit import game
 

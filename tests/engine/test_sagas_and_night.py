@@ -2,7 +2,7 @@ import pytest
 
 from games.kilforth.engine import act
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import attr_total, card, loc_index
+from games.kilforth.engine.rules.position import attr_total, card, loc_index
 
 from .kit import alone, empty_hand, events, game, keys, no_fate, prompt
 
@@ -210,14 +210,25 @@ def test_gloom_edition_plays_interlude_chapters_as_ordinary_chapters():
 
 
 @pytest.mark.rule("NIGHT-1")
-def test_heroes_on_gloom_locations_lose_hp_equal_to_the_gloom_value():
-    s = game()
+def test_in_shadows_heroes_on_gloom_locations_lose_hp_equal_to_the_gloom_value():
+    s = game(edition="shadows")
     loc = next(x for x in s.map if card(x["id"])["gloom"] == 2)
     loc["gloom"] = True
     T.place_hero(s, 0, loc["id"])
     T.top(s, "night", next(c for c in s.decks["night"] if card(c)["type"] == "place"))
     s = T.start_night(s)
     assert events(s, "hp_lost")[0]["n"] == 2 and events(s, "hp_lost")[0]["seat"] == 0
+
+
+@pytest.mark.rule("NIGHT-1")
+def test_in_gloom_heroes_on_gloom_locations_lose_1_hp_whatever_the_shield_value():
+    s = game()
+    loc = next(x for x in s.map if card(x["id"])["gloom"] == 2)
+    loc["gloom"] = True
+    T.place_hero(s, 0, loc["id"])
+    T.top(s, "night", next(c for c in s.decks["night"] if card(c)["type"] == "place"))
+    s = T.start_night(s)
+    assert events(s, "hp_lost")[0]["n"] == 1 and events(s, "hp_lost")[0]["seat"] == 0
 
 
 @pytest.mark.rule("NIGHT-1")

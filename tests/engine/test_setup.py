@@ -2,8 +2,8 @@ import pytest
 
 from games.kilforth.engine import Settings, act, legal, new_game, view
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.board import card
-from games.kilforth.engine.cards import content
+from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.rules.position import card
 
 from .kit import CHOICES, game, keys
 
@@ -239,7 +239,7 @@ def test_a_seat_may_choose_its_saga_and_others_do_not_get_it():
 
 @pytest.mark.rule("SET-2")
 def test_a_race_cards_female_side_keeps_its_numbers_unless_the_card_says_otherwise():
-    from games.kilforth.engine.board import attr_total
+    from games.kilforth.engine.rules.position import attr_total
 
     s = game(heroes=4)
     maiden = s.heroes[3]
@@ -249,6 +249,44 @@ def test_a_race_cards_female_side_keeps_its_numbers_unless_the_card_says_otherwi
     assert attr_total(male, 0, "fight") == 3 and attr_total(male, 0, "influence") == 3
     ratling = s.heroes[1]  # no female_attrs on the card: same numbers on both sides
     assert ratling["female"] and attr_total(s, 1, "sneak") == 4
+
+
+@pytest.mark.rule("SET-2", "TEST-1")
+def test_the_view_and_the_dice_use_the_chosen_sides_numbers_and_name_every_source():
+    from games.kilforth.adapter import hero_options
+
+    s = game(heroes=4)
+    maiden = view(s, None)["heroes"][3]
+    fight = maiden["attrs"]["fight"]
+    assert fight["sources"][0] == ["race", 0]  # the Maiden's own fight, not the male side's 1
+    assert fight["total"] == sum(n for _, n in fight["sources"])
+    T.dice(s, *[1] * 10)
+    s = T.run_steps(s, {"k": "test", "seat": 3, "attr": "study", "tag": "t", "team": False})
+    roll = [e for e in s.log if e["e"] == "roll"][-1]
+    assert roll["sources"][:2] == [["race", 0], ["class", card(s.heroes[3]["class"])["study"]]]
+    tide = next(o for o in hero_options()["races"] if o.id == "race.tideborn")
+    assert "Tideborn: fight 1" in tide.detail and "Tideborn Maiden: fight 0" in tide.detail
+
+
+@pytest.mark.rule("SET-9")
+def test_the_choose_sides_token_is_read_and_flipped_by_night_cards():
+    s = game(edition="shadows")
+    T.set_hero(s, 0, side="rose", hp=1)
+    T.set_hero(s, 1, side="skull", gold=1)
+    T.top(s, "night", "s.night.feast_of_roses")
+    s = T.start_night(s)
+    assert s.heroes[0]["hp"] == 3 and s.heroes[1]["gold"] == 2
+    sided = [
+        c
+        for c in content().night("shadows")
+        if any(k in str(card(c)["effect"]) for k in ("if_side", "flip_side"))
+    ]
+    assert len(sided) >= 6
+    s = game(edition="shadows")
+    T.set_hero(s, 0, side="rose")
+    T.top(s, "night", "s.night.turning_moon")
+    s = T.start_night(s)
+    assert s.heroes[0]["side"] == "skull" and view(s, 0)["heroes"][0]["side"] == "skull"
 
 
 @pytest.mark.rule("SET-9")

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from games.kilforth.engine import Settings
-from games.kilforth.engine import report as R
-from games.kilforth.engine.simulate import simulate
+from games.kilforth.engine.simulation import report as R
+from games.kilforth.engine.simulation.simulate import simulate
 
 
 def test_one_bot_level_fills_every_seat_and_a_list_gives_one_per_seat() -> None:

@@ -5,7 +5,7 @@ import sys
 
 from games.kilforth.engine import act
 from games.kilforth.engine import testing as T
-from games.kilforth.engine.steps import CARD_STEPS, bind, push, run
+from games.kilforth.engine.cards.steps import CARD_STEPS, bind, push, run
 
 from .kit import events, game, keys, prompt
 
@@ -168,6 +168,26 @@ def test_step_log_text():
 def test_step_hide():
     s = T.run_steps(fresh(), {"k": "hide", "seat": 0})
     assert s.heroes[0]["hidden"]
+
+
+def test_step_if_side():
+    s = fresh()
+    T.set_hero(s, 0, side="skull")
+    branch = {"then": [{"k": "gain_gold", "n": 3}], "else": [{"k": "gain_hp", "n": 1}]}
+    T.run_steps(s, {"k": "if_side", "seat": 0, "side": "skull", **branch})
+    assert s.heroes[0]["gold"] == 4
+    T.set_hero(s, 0, side="rose", hp=2)
+    T.run_steps(s, {"k": "if_side", "seat": 0, "side": "skull", **branch})
+    assert s.heroes[0]["gold"] == 4 and s.heroes[0]["hp"] == 3
+
+
+def test_step_flip_side():
+    s = fresh()
+    T.set_hero(s, 0, side="skull")
+    T.run_steps(s, {"k": "flip_side", "seat": 0})
+    assert s.heroes[0]["side"] == "rose" and events(s, "side_flipped")
+    T.run_steps(s, {"k": "flip_side", "seat": 0})
+    assert s.heroes[0]["side"] == "skull"
 
 
 def test_every_card_step_kind_has_its_own_test():

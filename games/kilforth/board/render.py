@@ -1,6 +1,6 @@
 """The game board as one server-rendered HTML fragment (see docs/board.md).
 
-`render_board(view, ...)` is a pure function of its arguments: it reads the view dict (already
+`render_board(picture, ...)` is a pure function of its arguments: it reads the picture dict (already
 filtered for the viewer by the engine) plus public card texts, never the engine state, and puts
 nothing per-request (no CSRF token, no session data) in the HTML. Most of the work happens here,
 in plain Python, so the templates stay simple and fast.
@@ -9,13 +9,14 @@ in plain Python, so the templates stay simple and fast.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from functools import lru_cache
 
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import mark_safe
 
 from . import rules_help
-from .cards import (
+from .card_facts import (
     ATTR_SHORT,
     ATTRS,
     SYMBOL_LABEL,
@@ -28,7 +29,7 @@ from .cards import (
     race_name,
     saga_stage,
 )
-from .log_text import MARKERS, LogLine, Names, describe, faces
+from .log_text import LogLine, Names, describe, faces
 from .parts import board_parts
 
 logger = logging.getLogger(__name__)
@@ -42,114 +43,68 @@ ENC_TYPE_LABEL = {
     "stranger": "Stranger",
     "event": "Event",
 }
-TEST_KINDS = {
-    "roll",
-    "reroll",
-    "fate_called",
-    "battle",
-    "skirmish",
-    "escape",
-    "confront",
-    "test_gate",
-    "plot_attempt",
-    "finale_attempt",
-    "interlude_attempt",
-    "assault",
-    "ancient_skirmish",
-    "ancient_defeated",
-    "encounter_defeated",
-    "hero_defeated",
-    "evaded",
-    "evade_failed",
-    "engage",
-    "enemy_token",
-    "hp_lost",
-}
-NIGHT_KINDS = {
-    "night_card",
-    "gloomed",
-    "hp_lost",
-    "hp_gained",
-    "plot_enters",
-    "hero_defeated",
-    "gold_lost",
-    "gold_gained",
-    "defeated",
-    "moved",
-    "obstacle_placed",
-    "fate_gained",
-    "dawn",
-    "ancient_enters",
-    "weather",
-}
 
 
 def render_board(
-    view: dict,
+    picture: dict,
     *,
     viewer: int | None,
     players: dict[int, str],
     online: set[int],
     table_slug: str,
-    extra_choices: list[dict] | None = None,
 ) -> str:
-    """The whole board for one viewer: `<div id="game-board" ...>...</div>`.
+    """The whole board for one viewer: one `<div class="kb ...">` (the platform frames it).
 
-    Should the view ever surprise the board (the engine keeps evolving), the error is logged and
+    Should the picture ever surprise the board (the engine keeps evolving), the error is logged and
     a plain fallback board still shows the decision forms, so the game stays playable.
     """
     try:
         context = board_context(
-            view,
+            picture,
             viewer=viewer,
             players=players,
             online=online,
             table_slug=table_slug,
-            extra_choices=extra_choices,
         )
         return render_to_string("kilforth/board.html", {**context, "parts": board_parts(context)})
     except Exception:
-        logger.exception("board rendering failed for version %s", view.get("version"))
-        return _fallback(view, viewer, players, extra_choices)
+        logger.exception("board rendering failed for version %s", picture.get("version"))
+        return _fallback(picture, viewer, players)
 
 
-def _fallback(
-    view: dict, viewer: int | None, players: dict[int, str], extra: list[dict] | None
-) -> str:
-    prompt = view.get("prompt") or {}
+def _fallback(picture: dict, viewer: int | None, players: dict[int, str]) -> str:
+    prompt = picture.get("prompt") or {}
     options = []
-    if viewer is not None and prompt.get("seat") == viewer:
-        options = [o for o in prompt.get("options") or [] if isinstance(o, dict) and "key" in o]
-    options += [c for c in extra or [] if isinstance(c, dict) and "key" in c]
+    if viewer is not None:
+        options = [c for c in picture.get("choices") or [] if isinstance(c, dict) and "key" in c]
     waiting = [
         players.get(s) or f"Seat {s + 1}" if isinstance(s, int) else str(s)
-        for s in view.get("waiting_for") or []
+        for s in picture.get("waiting_for") or []
         if s != viewer
     ]
     return render_to_string(
         "kilforth/fallback.html",
         {
-            "version": view.get("version", 0),
-            "day": view.get("day"),
+            "version": picture.get("version", 0),
+            "day": picture.get("day"),
             "text": prompt.get("text", "") if options else "",
             "options": options,
             "waiting": waiting,
-            "result": view.get("result"),
+            "result": picture.get("result"),
         },
     )
 
 
 def board_context(
-    view: dict,
+    picture: dict,
     *,
     viewer: int | None,
     players: dict[int, str],
     online: set[int],
     table_slug: str,
-    extra_choices: list[dict] | None = None,
 ) -> dict:
-    """Everything the templates need, computed from the view dict only."""
-    heroes = view.get("heroes") or []
+    """Everything the templates need, computed from the picture dict only."""
+    heroes = picture.get("heroes") or []
     by_seat = {h["seat"]: h for h in heroes}
 
     def person(seat: int | None) -> str:
@@ -160,26 +115,30 @@ def board_context(
         h = by_seat.get(seat)
         return h["name"] if h else f"Seat {seat + 1}"
 
-    succ_min = _success_min(view.get("log") or [])
-    lines = [describe(e, person, viewer, succ_min) for e in view.get("log") or []]
+    succ_min = picture.get("success_min", 5)  # the engine's fact (TEST-3)
+    lines = [describe(e, person, viewer, succ_min) for e in picture.get("log") or []]
+
+    def line_of(event: dict) -> LogLine:
+        return describe(event, person, viewer, succ_min)
+
     me = by_seat.get(viewer) if viewer is not None else None
     return {
-        "version": view.get("version", 0),
+        "version": picture.get("version", 0),
         "viewer": viewer,
         "spectator": viewer is None,
         "slug": table_slug,
-        "edition": view.get("edition", ""),
-        "mode": view.get("mode", ""),
-        "phase": view.get("phase", ""),
-        "status": _status(view, person),
-        "decision": _decision(view, viewer, person, extra_choices, succ_min),
-        "cells": _cells(view, viewer, person, online),
-        "heroes": [_hero(view, h, viewer, person, online) for h in heroes],
-        "ancients": _ancients(view),
-        "tests": _latest_tests(view.get("log") or [], lines, person),
-        "night": _last_night(view.get("log") or [], lines),
+        "edition": picture.get("edition", ""),
+        "mode": picture.get("mode", ""),
+        "phase": picture.get("phase", ""),
+        "status": _status(picture, person),
+        "decision": _decision(picture, viewer, person, succ_min),
+        "cells": _cells(picture, viewer, person, online),
+        "heroes": [_hero(picture, h, viewer, person, online) for h in heroes],
+        "ancients": _ancients(picture),
+        "tests": _tests_panel(picture.get("recent_tests"), line_of, person),
+        "night": _night_panel(picture.get("night"), line_of),
         "log": _log_rows(lines, viewer),
-        "result": _result(view, person),
+        "result": _result(picture, person),
         "glossary": _static_html("kilforth/_glossary.html"),
         "sprite": _static_html("kilforth/_sprite.html"),
         "me": me,
@@ -190,13 +149,13 @@ def board_context(
 # -- status bar ------------------------------------------------------------------------------
 
 
-def _status(view: dict, person: Names) -> dict:
-    decks = view.get("decks") or {}
-    weather = view.get("weather")
-    phase = view.get("phase", "")
+def _status(picture: dict, person: Names) -> dict:
+    decks = picture.get("decks") or {}
+    weather = picture.get("weather")
+    phase = picture.get("phase", "")
     return {
-        "day": view.get("day", 1),
-        "days": DAYS if view.get("edition") != "shadows" or view.get("day", 1) <= DAYS else None,
+        "day": picture.get("day", 1),
+        "days": picture.get("last_day", DAYS),
         "phase": phase,
         "phase_label": PHASES.get(phase, str(phase).capitalize()),
         "night_left": decks.get("night"),
@@ -206,13 +165,13 @@ def _status(view: dict, person: Names) -> dict:
         }
         if weather
         else None,
-        "first": person(view.get("first")),
-        "first_seat": view.get("first"),
-        "turn": person(view["turn"]) if view.get("turn") is not None else "",
-        "turn_seat": view.get("turn"),
+        "first": person(picture.get("first")),
+        "first_seat": picture.get("first"),
+        "turn": person(picture["turn"]) if picture.get("turn") is not None else "",
+        "turn_seat": picture.get("turn"),
         "decks": [(k, n) for k, n in decks.items() if ":" not in k and k != "night"],
-        "team": [person(m) for m in view.get("team") or []],
-        "loot_bag": view.get("loot_bag"),
+        "team": [person(m) for m in picture.get("team") or []],
+        "loot_bag": picture.get("loot_bag"),
     }
 
 
@@ -225,47 +184,43 @@ def _strip_prefix(text: str) -> str:
 # -- decisions -------------------------------------------------------------------------------
 
 
-def _decision(
-    view: dict, viewer: int | None, person: Names, extra: list[dict] | None, succ_min: int = 5
-) -> dict:
-    prompt = view.get("prompt")
-    waiting = [s for s in view.get("waiting_for") or [] if s != viewer]
+# The turn menu's sections, in order: the engine names each choice's group.
+TURN_GROUPS = (
+    ("action", "Actions: 1 AP each"),
+    ("deed", "Free deeds"),
+    ("other", "Other"),
+    ("end", "End your day"),
+)
+
+
+def _decision(picture: dict, viewer: int | None, person: Names, succ_min: int = 5) -> dict:
+    """The viewer's choices as the engine lists them (picture["choices"]), with their text."""
+    prompt = picture.get("prompt")
+    waiting = [s for s in picture.get("waiting_for") or [] if s != viewer]
     mine = prompt is not None and viewer is not None and prompt.get("seat") == viewer
-    groups: list[dict] = []
-    if mine and prompt.get("options") is not None:
-        kind = prompt.get("kind", "")
-        opts = [_option(o, kind, view) for o in prompt["options"]]
-        if kind == "turn":
-            acts = [o for o in opts if o["group"] == "action"]
-            deeds = [o for o in opts if o["group"] == "deed"]
-            end = [o for o in opts if o["group"] == "end"]
-            other = [o for o in opts if o["group"] == "other"]
-            for title, items in (
-                ("Actions: 1 AP each", acts),
-                ("Free deeds", deeds),
-                ("Other", other),
-                ("End your day", end),
-            ):
-                if items:
-                    groups.append({"title": title, "options": items})
-        else:
-            groups.append({"title": "", "options": opts})
-    extras = [
-        {
-            "key": c["key"],
-            "label": c.get("label", c["key"]),
-            "group": "extra",
-            "explain": rules_help.explain_choice("offturn", c["key"], c.get("data") or {}, view)
-            or _topic_line(c["key"]),
-            "topic": rules_help.choice_topic(c["key"]),
-        }
-        for c in (extra or [])
-        if c.get("key")
+    choices = [
+        c
+        for c in (picture.get("choices") or [] if viewer is not None else [])
+        if isinstance(c, dict) and c.get("key")
     ]
+    groups: list[dict] = []
+    kind = (prompt or {}).get("kind", "")
+    asked = [_option(c) for c in choices if not c.get("offturn")]
+    if asked and kind == "turn":
+        for group, title in TURN_GROUPS:
+            items = [o for o in asked if o["group"] == group]
+            if items:
+                groups.append({"title": title, "options": items})
+        known = {g for g, _ in TURN_GROUPS}
+        rest = [o for o in asked if o["group"] not in known]
+        if rest:
+            groups.append({"title": "Other", "options": rest})
+    elif asked:
+        groups.append({"title": "", "options": asked})
+    extras = [_option(c) for c in choices if c.get("offturn")]
     if extras:
         groups.append({"title": "Any time", "options": extras})
     lines = []
-    kind = (prompt or {}).get("kind", "")
     for seat in waiting:
         lines.append(f"Waiting for {person(seat)} to {rules_help.deciding(kind)}.")
     return {
@@ -275,20 +230,14 @@ def _decision(
         "groups": groups,
         "waiting": lines,
         "has_choices": any(g["options"] for g in groups),
-        "roll": _roll_to_judge(view, viewer, succ_min) if mine and kind == "fate" else None,
-        "card": _card_in_question(view) if mine and kind == "card_choice" else None,
+        "roll": _roll_to_judge(picture) if mine and kind == "fate" else None,
+        "card": _card_in_question(picture) if mine and kind == "card_choice" else None,
     }
 
 
-def _topic_line(key: str) -> str:
-    topic = rules_help.choice_topic(key)
-    entry = rules_help.help_for(topic) if topic else None
-    return rules_help.first_sentences(entry[1], 1) if entry else ""
-
-
-def _card_in_question(view: dict) -> dict | None:
+def _card_in_question(picture: dict) -> dict | None:
     """The newest event or night card drawn: the card a 'choose one' prompt comes from."""
-    for e in reversed(view.get("log") or []):
+    for e in reversed(picture.get("log") or []):
         if e.get("e") in ("night_card", "encounter_drawn") and e.get("card"):
             c = card(e["card"])
             return {
@@ -299,61 +248,50 @@ def _card_in_question(view: dict) -> dict | None:
     return None
 
 
-def _roll_to_judge(view: dict, viewer: int | None, succ_min: int) -> dict | None:
-    """The viewer's newest roll, shown beside a fate decision (the result is not final yet)."""
-    for e in reversed(view.get("log") or []):
-        if e.get("e") in MARKERS:
-            return None
-        if e.get("e") in ("roll", "reroll") and e.get("seat") == viewer:
-            return {
-                "dice": faces(e, succ_min),
-                "successes": e.get("successes", 0),
-                "attr": e.get("attr", ""),
-            }
-    return None
+def _roll_to_judge(picture: dict) -> dict | None:
+    """The dice of the test awaiting a fate decision (the engine's `test` fact)."""
+    test = picture.get("test")
+    if not test:
+        return None
+    return {
+        "dice": faces(test, test["threshold"]),
+        "successes": test["successes"],
+        "attr": test["attr"],
+    }
 
 
-def _option(o: dict, kind: str, view: dict) -> dict:
-    key = str(o.get("key", ""))
-    head = key.split(":", 1)[0]
-    if kind == "turn":
-        if head == "camp":
-            group = "end"
-        elif head in rules_help.DEEDS:
-            group = "deed"
-        elif head in rules_help.ACTIONS:
-            group = "action"
-        else:
-            group = "other"
-    else:
-        group = "other"
-    explain = rules_help.explain_choice(kind, key, o.get("data") or {}, view)
+def _option(c: dict) -> dict:
+    """One choice as the engine states it: label, explanation, group and glossary topic."""
+    key = str(c["key"])
     return {
         "key": key,
-        "label": o.get("label", key),
-        "explain": explain,
-        "group": group,
-        "topic": rules_help.choice_topic(key) if kind in ("turn", "market") else None,
+        "label": c.get("label") or key,
+        "explain": c.get("explain") or "",
+        "group": c.get("group") or "other",
+        "topic": c.get("topic"),
+        "cost": c.get("cost") or "",
+        "rule": c.get("rule") or "",
     }
 
 
 # -- the map ---------------------------------------------------------------------------------
 
 
-def _cells(view: dict, viewer: int | None, person: Names, online: set[int]) -> list[dict]:
-    heroes = {h["seat"]: h for h in view.get("heroes") or []}
-    prompt = view.get("prompt") or {}
+def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -> list[dict]:
+    heroes = {h["seat"]: h for h in picture.get("heroes") or []}
     reach = set()
-    for o in prompt.get("options") or []:
-        if str(o.get("key", "")).startswith(("move:", "to:")) and "loc" in (o.get("data") or {}):
-            reach.add(o["data"]["loc"])
+    for c in picture.get("choices") or [] if viewer is not None else []:
+        # A choice that takes the hero to a location names it (move, escape).
+        loc = (c.get("data") or {}).get("loc") if isinstance(c, dict) else None
+        if isinstance(loc, int) and not c.get("offturn"):
+            reach.add(loc)
     here = heroes[viewer]["loc"] if viewer in heroes else None
     ancients_at: dict[int, list[dict]] = {}
-    for a in _ancients(view):
+    for a in _ancients(picture):
         if a["in_play"] and a["loc"] is not None:
             ancients_at.setdefault(a["loc"], []).append(a)
     cells = []
-    for i, loc in enumerate(view.get("map") or []):
+    for i, loc in enumerate(picture.get("map") or []):
         idx = loc.get("index", i)
         row, col = divmod(idx, 5)
         terrain = loc.get("terrain", "none")
@@ -374,7 +312,7 @@ def _cells(view: dict, viewer: int | None, person: Names, online: set[int]) -> l
                 "plots": [_plot(p) for p in loc.get("plots") or []],
                 "encounters": [_encounter(e, person, viewer) for e in loc.get("encounters") or []],
                 "standees": [
-                    _standee(heroes[s], view, viewer, person, online)
+                    _standee(heroes[s], picture, viewer, person, online)
                     for s in loc.get("heroes") or []
                     if s in heroes
                 ],
@@ -444,7 +382,7 @@ def _encounter(e: dict, person: Names, viewer: int | None) -> dict:
     }
 
 
-def _standee(h: dict, view: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
+def _standee(h: dict, picture: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
     seat = h["seat"]
     who = person(seat)
     return {
@@ -457,15 +395,15 @@ def _standee(h: dict, view: dict, viewer: int | None, person: Names, online: set
         "camped": h.get("camped"),
         "defeated": h.get("defeated"),
         "me": seat == viewer,
-        "turn": seat == view.get("turn"),
-        "first": seat == view.get("first"),
+        "turn": seat == picture.get("turn"),
+        "first": seat == picture.get("first"),
         "online": seat in online,
     }
 
 
-def _ancients(view: dict) -> list[dict]:
+def _ancients(picture: dict) -> list[dict]:
     out = []
-    for a in view.get("ancients") or []:
+    for a in picture.get("ancients") or []:
         c = card(a.get("id"))
         health = c.get("health", 0) + (c.get("abilities") or {}).get("health", 0)
         fight = c.get("fight", 0) + (c.get("abilities") or {}).get("fight", 0)
@@ -479,17 +417,17 @@ def _ancients(view: dict) -> list[dict]:
                 "name": card_name(a.get("id")),
                 "in_play": bool(a.get("in_play")),
                 "loc": a.get("loc"),
-                "loc_name": _loc_name(view, a.get("loc")),
+                "loc_name": _loc_name(picture, a.get("loc")),
                 "health": health,
                 "hp": max(0, health - (a.get("damage") or 0)),
                 "fight": fight,
                 "defeated": bool(a.get("defeated")),
                 "plots": [card_name(p) for p in a.get("plots") or []],
-                "plot_deck": (view.get("decks") or {}).get(f"plots:{a.get('id')}"),
+                "plot_deck": (picture.get("decks") or {}).get(f"plots:{a.get('id')}"),
                 "wakes": ", ".join(
                     card_name(x)
                     for x in c.get("where") or []
-                    if card(x).get("edition") == view.get("edition")
+                    if card(x).get("edition") == picture.get("edition")
                 ),
                 "gloom_terrains": ", ".join(c.get("gloom_terrains") or []),
                 "text": c.get("text", ""),
@@ -498,8 +436,8 @@ def _ancients(view: dict) -> list[dict]:
     return out
 
 
-def _loc_name(view: dict, idx: object) -> str:
-    m = view.get("map") or []
+def _loc_name(picture: dict, idx: object) -> str:
+    m = picture.get("map") or []
     if isinstance(idx, int) and 0 <= idx < len(m):
         return m[idx].get("name", "")
     return ""
@@ -508,26 +446,20 @@ def _loc_name(view: dict, idx: object) -> str:
 # -- heroes ----------------------------------------------------------------------------------
 
 
-def _hero(view: dict, h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
+def _hero(picture: dict, h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
     seat = h["seat"]
     veiled = set(h.get("veiled") or [])
-    weather = view.get("weather")
-    mods = card(weather).get("mods") or {} if weather else {}
     attrs = []
     for a in ATTRS:
-        parts = [("race", card(h.get("race")).get(a, 0)), ("class", card(h.get("class")).get(a, 0))]
-        for cid in list(h.get("skills") or []) + list(h.get("assets") or []):
-            if cid not in veiled and bonus_of(cid).get(a):
-                parts.append((card_name(cid), bonus_of(cid)[a]))
-        if mods.get(a):
-            parts.append(("weather", mods[a]))
-        total = max(0, sum(v for _, v in parts))
+        fact = (h.get("attrs") or {}).get(a) or {"total": 0, "sources": []}  # the engine's numbers
         attrs.append(
             {
                 "attr": a,
                 "short": ATTR_SHORT[a],
-                "total": total,
-                "parts": " + ".join(f"{n} {v:+d}" for n, v in parts if v),
+                "total": fact["total"],
+                "parts": " + ".join(
+                    f"{_source_label(src, person)} {n:+d}" for src, n in fact["sources"]
+                ),
             }
         )
     hand = h.get("hand")
@@ -541,8 +473,8 @@ def _hero(view: dict, h: dict, viewer: int | None, person: Names, online: set[in
     stage = saga_stage(
         h.get("saga", ""),
         h.get("chapter", 0),
-        len(view.get("heroes") or []),
-        view.get("edition", ""),
+        len(picture.get("heroes") or []),
+        picture.get("edition", ""),
     )
     stage["kw"] = [
         {"kw": k, "in_play": k in held, "in_hand": k in hand_kw} for k in stage["keywords"]
@@ -558,10 +490,10 @@ def _hero(view: dict, h: dict, viewer: int | None, person: Names, online: set[in
         "klass": card_name(h.get("class")),
         "online": seat in online,
         "me": seat == viewer,
-        "turn": seat == view.get("turn"),
-        "first": seat == view.get("first"),
-        "waiting": seat in (view.get("waiting_for") or []),
-        "in_team": seat in (view.get("team") or []),
+        "turn": seat == picture.get("turn"),
+        "first": seat == picture.get("first"),
+        "waiting": seat in (picture.get("waiting_for") or []),
+        "in_team": seat in (picture.get("team") or []),
         "hp": h.get("hp", 0),
         "max_hp": h.get("max_hp", 0),
         "hp_pct": int(100 * h.get("hp", 0) / h["max_hp"]) if h.get("max_hp") else 0,
@@ -575,7 +507,7 @@ def _hero(view: dict, h: dict, viewer: int | None, person: Names, online: set[in
         "eliminated": h.get("eliminated"),
         "side": h.get("side"),
         "enemy_tokens": h.get("enemy_tokens"),
-        "location": _loc_name(view, h.get("loc")),
+        "location": _loc_name(picture, h.get("loc")),
         "attrs": attrs,
         "skills": [
             {
@@ -618,20 +550,6 @@ def _asset(cid: str, veiled: bool) -> dict:
 # -- dice, battles and the night ----------------------------------------------------------------
 
 
-def _success_min(log: list[dict]) -> int:
-    """5 (standard) or 4 (easier), read off the logged rolls; 5 when nothing tells."""
-    for e in log:
-        if e.get("e") == "roll" and isinstance(e.get("faces"), list):
-            f = e["faces"]
-            hi = sum(1 for x in f if isinstance(x, int) and x >= 5)
-            lo = sum(1 for x in f if isinstance(x, int) and x >= 4)
-            if hi != lo and e.get("successes") == lo:
-                return 4
-            if hi != lo and e.get("successes") == hi:
-                return 5
-    return 5
-
-
 def _source_label(src: object, person: Names) -> str:
     if isinstance(src, str):
         if src == "race":
@@ -649,29 +567,21 @@ def _source_label(src: object, person: Names) -> str:
     return str(src)
 
 
-def _latest_tests(log: list[dict], lines: list[LogLine], person: Names) -> dict | None:
-    """The stretch of play holding the most recent roll, as tests and battle rounds."""
-    last = next((i for i in range(len(log) - 1, -1, -1) if log[i].get("e") == "roll"), None)
-    if last is None:
+def _tests_panel(
+    recent: dict | None, line_of: Callable[[dict], LogLine], person: Names
+) -> dict | None:
+    """The engine's newest stretch of play with dice (RECENT facts), as tests and rounds."""
+    if not recent or not recent["events"]:
         return None
-    start = last
-    while start > 0 and log[start - 1].get("e") not in MARKERS:
-        start -= 1
-    end = last
-    while end + 1 < len(log) and log[end + 1].get("e") not in MARKERS:
-        end += 1
-    items = []
-    for i in range(start, end + 1):
-        e = log[i]
+    items: list[dict] = []
+    for e in recent["events"]:
         k = e.get("e")
-        if k not in TEST_KINDS:
-            continue
-        line = lines[i]
+        line = line_of(e)
         if k == "roll":
             sources = [
                 f"{_source_label(s[0], person)} {s[1]:+d}"
                 for s in e.get("sources") or []
-                if isinstance(s, list | tuple) and len(s) == 2 and s[1]
+                if isinstance(s, list | tuple) and len(s) == 2
             ]
             items.append(
                 {
@@ -704,8 +614,7 @@ def _latest_tests(log: list[dict], lines: list[LogLine], person: Names) -> dict 
             items.append({"type": "round", "text": line.text, "round": e.get("round")})
         else:
             items.append({"type": "line", "text": line.text, "dice": line.dice, "tone": line.tone})
-    day = log[last].get("day")
-    return {"items": items, "day": day}
+    return {"items": items, "day": recent["day"]}
 
 
 def _last_test(items: list[dict], seat: object) -> dict | None:
@@ -715,20 +624,18 @@ def _last_test(items: list[dict], seat: object) -> dict | None:
     return None
 
 
-def _last_night(log: list[dict], lines: list[LogLine]) -> dict | None:
-    start = next((i for i in range(len(log) - 1, -1, -1) if log[i].get("e") == "night"), None)
-    if start is None:
-        pre = [lines[i] for i, e in enumerate(log) if e.get("e") == "pre_gloom"]
-        if not pre:
+def _night_panel(night: dict | None, line_of: Callable[[dict], LogLine]) -> dict | None:
+    """The engine's newest night (or the gloom spread before day 1), as cards and lines."""
+    if not night:
+        return None
+    if night["before_day_one"]:
+        if not night["events"]:
             return None
-        return {"title": "Before the first day", "card": None, "lines": pre, "open": False}
-    end = start
-    while end + 1 < len(log) and log[end + 1].get("e") not in ("dawn", "daylight"):
-        end += 1
+        lines = [line_of(e) for e in night["events"]]
+        return {"title": "Before the first day", "card": None, "lines": lines, "open": False}
     cards = []
     rows = []
-    for i in range(start + 1, end + 1):
-        e = log[i]
+    for e in night["events"]:
         if e.get("e") == "night_card":
             c = card(e.get("card"))
             cards.append(
@@ -740,16 +647,15 @@ def _last_night(log: list[dict], lines: list[LogLine]) -> dict | None:
                     "extra": bool(e.get("extra")),
                 }
             )
-        elif e.get("e") in NIGHT_KINDS:
-            rows.append(lines[i])
-    over = end + 1 < len(log)
+        else:
+            rows.append(line_of(e))
     if not cards and not rows:
         return None
     return {
-        "title": f"Night after day {log[start].get('day')}",
+        "title": f"Night after day {night['day']}",
         "cards": cards,
         "lines": rows,
-        "open": not over,
+        "open": night["open"],
     }
 
 
@@ -772,13 +678,13 @@ def _log_rows(lines: list[LogLine], viewer: int | None) -> list[dict]:
     return rows
 
 
-def _result(view: dict, person: Names) -> dict | None:
-    res = view.get("result")
+def _result(picture: dict, person: Names) -> dict | None:
+    res = picture.get("result")
     if not res:
         return None
     vp = res.get("vp") or []
     winners = set(res.get("winners") or [])
-    heroes = {h["seat"]: h for h in view.get("heroes") or []}
+    heroes = {h["seat"]: h for h in picture.get("heroes") or []}
     table = sorted(
         (
             {
@@ -793,7 +699,7 @@ def _result(view: dict, person: Names) -> dict | None:
         ),
         key=lambda r: -r["vp"],
     )
-    coop = view.get("mode") != "competitive"
+    coop = picture.get("mode") != "competitive"
     names = [person(s) for s in sorted(winners)]
     if coop:
         headline = "The heroes prevail!" if res.get("won") else "The gloom has won."
@@ -834,9 +740,9 @@ def _glossary() -> dict:
     }
 
 
-def render_full_log(view: dict, *, viewer: int | None, players: dict[int, str]) -> str:
+def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str]) -> str:
     """The whole game log for one viewer (the board shows only its newest part)."""
-    context = board_context(view, viewer=viewer, players=players, online=set(), table_slug="")
+    context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
     row = get_template("kilforth/_log_row.html")
     context["rows"] = [mark_safe(row.render({"r": r})) for r in context["log"]]  # noqa: S308

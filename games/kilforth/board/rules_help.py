@@ -1,13 +1,11 @@
 """Short rules explanations in our own words, shown on hover and tap.
 
 Three tables: ACTIONS (cost 1 AP), DEEDS (free), KEYWORDS (terms, attributes, card types and
-keywords found on cards). `explain_choice` turns one prompt option into a plain sentence about what
-it costs and does, using only the option's own data and the public parts of the view.
+keywords found on cards). What one offered choice costs and does is not worked out here: the
+engine states it with the choice (view["choices"][i]["explain"]).
 """
 
 from __future__ import annotations
-
-from .cards import ATTR_LABEL, card, encounter_card, location_label
 
 ACTIONS: dict[str, tuple[str, str]] = {
     "move": (
@@ -85,6 +83,11 @@ DEEDS: dict[str, tuple[str, str]] = {
         "Exchange",
         "Free. Offer gold, a loot token, a rumour, or an item or spell asset to a hero at your "
         "location. It only happens if they accept.",
+    ),
+    "trade": (
+        "Trade",
+        "Free. Offer one thing of yours for one thing of a hero at your location, as one "
+        "agreement: both change hands only if they accept.",
     ),
     "overcome": (
         "Overcome",
@@ -262,6 +265,8 @@ DECIDING: dict[str, str] = {
     "market_heal": "choose whom to heal",
     "team_offer": "answer a team offer",
     "gift_offer": "answer an exchange offer",
+    "trade_pick": "choose what to trade",
+    "trade_offer": "answer a trade offer",
     "engage_team": "decide whether to ask for help",
     "engage_order": "choose which enemy to fight first",
     "reward_split": "share out a reward",
@@ -288,157 +293,3 @@ def help_for(term: str) -> tuple[str, str] | None:
         if term in table:
             return table[term]
     return None
-
-
-def choice_topic(key: str) -> str | None:
-    """Which ACTIONS/DEEDS entry a choice key belongs to (move:x -> move)."""
-    head = key.split(":", 1)[0]
-    if head in ACTIONS or head in DEEDS:
-        return head
-    if head == "buy" or head == "sell" or head == "hp":
-        return "market"
-    return None
-
-
-def _loc_bits(view: dict, index: int) -> str:
-    loc = view["map"][index]
-    bits = [location_label(loc)]
-    encs = loc.get("encounters", [])
-    if encs:
-        bits.append("there: " + ", ".join(f"{e['name']} ({e['type']})" for e in encs))
-    elif loc["terrain"] != "none":
-        bits.append("no encounter yet, so one will be drawn")
-    if loc.get("obstacles"):
-        bits.append(f"{loc['obstacles']} obstacle(s)")
-    return "; ".join(bits)
-
-
-def explain_choice(kind: str, key: str, data: dict, view: dict) -> str:
-    """A plain sentence for one prompt option: what it costs and what it does."""
-    head = key.split(":", 1)[0]
-    data = data or {}
-    try:
-        if kind == "turn":
-            return _explain_turn(head, key, data, view)
-        if kind == "fate":
-            if key == "accept":
-                return "Keep the dice as they are."
-            return "Uses your once-a-day fate: +1 success, paid as the button says."
-        if kind == "escape":
-            return (
-                "Roll another round of battle."
-                if key == "fight"
-                else "You make camp, your turn ends, and you flee to the nearest safe place."
-            )
-        if kind == "escape_to":
-            if "loc" in data:
-                return "Flee here: " + _loc_bits(view, data["loc"]) + "."
-        if kind == "hidden_engage":
-            return (
-                "You lose your cover but strike first (+1 die in the first round)."
-                if key == "reveal"
-                else "Sneak test; if it fails you are found and the enemy strikes first."
-            )
-        if kind == "loot_step":
-            return (
-                "Gold now, counted towards your VP."
-                if key == "gold"
-                else "A random token from the loot bag: gold or a one-use ability."
-            )
-        if kind == "rumour_step":
-            return (
-                "The defeated card goes to your hand as a rumour (useful for keywords)."
-                if key == "keep"
-                else "Swap it for a random card of the matching reward deck, into your hand."
-            )
-        if kind in ("team_offer", "gift_offer"):
-            return "Agree to the offer." if key == "accept" else "Say no; nothing changes."
-        if kind == "engage_team":
-            return (
-                "Fight this battle on your own."
-                if key == "alone"
-                else "Ask for help: a team fights together and shares the reward."
-            )
-        if kind == "market_buy" and "card" in data:
-            return f"Pay its gold value; it enters play as an asset. {card_summary(data['card'])}"
-        if kind == "market_sell":
-            return "Gives half the card's gold value, rounded down."
-        if kind == "market_heal":
-            return "1 gold for 1 HP."
-        if kind == "market":
-            return _explain_market(head, key)
-        if kind == "trophy":
-            return "Gain the card's trophy bonus." if key == "take" else "Skip the bonus."
-        if kind == "set8_deck":
-            return "Draw 2 cards from that deck; keep 1 in hand as a rumour."
-        if kind == "choose_side":
-            return "Some cards treat skull and rose heroes differently."
-        if kind == "catch_up":
-            return (
-                "Complete your current chapter at no cost."
-                if key == "complete"
-                else "Keep your saga where it is."
-            )
-    except (KeyError, IndexError, TypeError):
-        return ""
-    if isinstance(data.get("card"), str):
-        return card_summary(data["card"])
-    return ""
-
-
-def card_summary(cid: str) -> str:
-    """'Item, 3 gold: +1 sneak; keywords cloak.' from the public card data."""
-    c = card(cid)
-    if not c:
-        return ""
-    kind = c.get("deck") or c.get("type") or c.get("kind", "card")
-    bits = [f"{str(kind).capitalize()}, {c.get('gold', 0)} gold"]
-    bonus = ", ".join(f"{v:+d} {a}" for a, v in (c.get("bonus") or {}).items() if v)
-    if bonus:
-        bits.append(bonus)
-    kws = [str(k).lstrip("*") for k in c.get("keywords") or []]
-    if kws:
-        bits.append("keywords " + ", ".join(kws))
-    if c.get("text"):
-        bits.append(str(c["text"]).rstrip("."))
-    return "; ".join(bits) + "."
-
-
-def _explain_market(head: str, key: str) -> str:
-    if head == "heal":
-        return "1 gold per HP, for you or a hero here."
-    if head == "buy":
-        return "Look at 3 cards of that deck and buy one (its gold value) or none."
-    if head == "sell":
-        return "Rumours and assets for half their gold value."
-    if head in ("leave", "done"):
-        return "Finish shopping."
-    return ""
-
-
-def _explain_turn(head: str, key: str, data: dict, view: dict) -> str:
-    if head == "move" and "loc" in data:
-        return "1 AP. " + _loc_bits(view, data["loc"]) + "."
-    if head == "confront" and "card" in data:
-        enc = encounter_card(data["card"])
-        attr = data.get("attr", "")
-        need = enc.get(attr, 0) if enc else 0
-        return (
-            f"1 AP. Roll your {ATTR_LABEL.get(attr, attr)} dice; {need} successes in "
-            f"total defeat it and earn a reward."
-        )
-    if head == "discover" and "card" in data:
-        return "1 AP. Put this rumour into play as an asset. " + card_summary(data["card"])
-    if head == "clear" and key != "clear":
-        return "1 AP. Pass the plot's test to remove it; you gain it as a rumour and a loot token."
-    if head in ACTIONS:
-        return first_sentences(ACTIONS[head][1], 2).replace("Costs 1 AP.", "1 AP.")
-    if head in DEEDS:
-        return "Free deed. " + first_sentences(DEEDS[head][1].split(". ", 1)[-1], 1)
-    return ""
-
-
-def first_sentences(text: str, n: int) -> str:
-    """The first n sentences of a help text, ending with exactly one full stop."""
-    parts = [p.strip().rstrip(".") for p in text.split(". ") if p.strip()]
-    return ". ".join(parts[:n]) + "."

@@ -1,16 +1,17 @@
 """Kilforth rules engine: pure Python, no Django.
 
-Public interface: Settings, new_game, legal, act, view, State, IllegalAction, Choice.
+Public interface: Settings, new_game, legal, act, view, new_events, State, IllegalAction,
+Choice.
 See docs/engine.md.
 """
 
-from .api import Choice, act, legal
-from .cards import ContentError, content
-from .settings import Settings, SettingsError
-from .setup import new_game
-from .state import IllegalAction, State
-from .steps import load_all
-from .view import view
+from games.kilforth.engine.api import Choice, act, legal
+from games.kilforth.engine.cards.catalogue import ContentError, content
+from games.kilforth.engine.cards.steps import load_all
+from games.kilforth.engine.rules.setup import new_game
+from games.kilforth.engine.settings import Settings, SettingsError
+from games.kilforth.engine.state import IllegalAction, State, new_events
+from games.kilforth.engine.view import view
 
 load_all()
 
@@ -24,6 +25,7 @@ __all__ = [
     "act",
     "content",
     "legal",
+    "new_events",
     "new_game",
     "view",
 ]

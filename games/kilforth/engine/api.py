@@ -9,18 +9,69 @@ from __future__ import annotations
 import marshal
 from dataclasses import dataclass, field
 
-from .state import IllegalAction, State, log
-from .steps import push, run
+from games.kilforth.engine.cards.steps import push, run
+from games.kilforth.engine.events import event
+from games.kilforth.engine.rules.deeds import unhide_option
+from games.kilforth.engine.state import IllegalAction, State, log, trim_log
+
+event(
+    "decision",
+    lambda e, c: (
+        f"{c.person(e['seat'])} chose: {e['label']}."
+        if e.get("label")
+        else f"{c.person(e['seat'])} made a choice."
+    ),
+    minor=True,
+    fields=("seat", "label"),
+    examples=({"label": "Move to Sprawl City"}, {"label": None}),
+)
+event(
+    "decided",
+    lambda e, c: f"{c.person(e['seat'])} was asked to {c.phrase(e['kind'])}, and answered.",
+    minor=True,
+    fields=("seat", "kind"),
+    examples=({"kind": "turn"},),
+)
 
 
 @dataclass(frozen=True)
 class Choice:
-    """One legal decision: a stable short key, a human label, optional structured data."""
+    """One legal decision: a stable short key, a human label, optional structured data.
+
+    The engine also states, for players, what the choice costs and does (`explain`), the rule
+    that grants it (`rule`), its `cost`, its `group` (action, deed, end, other) and a glossary
+    `topic`; these never take part in comparisons.
+    """
 
     key: str
     label: str
     data: dict = field(default_factory=dict, compare=False, hash=False)
     kind: str = ""
+    explain: str = field(default="", compare=False)
+    rule: str = field(default="", compare=False)
+    cost: str = field(default="", compare=False)
+    group: str = field(default="other", compare=False)
+    topic: str | None = field(default=None, compare=False)
+
+    @property
+    def offturn(self) -> bool:
+        """True for a choice outside the open prompt (e.g. stopping hiding on another's turn)."""
+        return self.kind == "offturn"
+
+
+def _choice(o: dict, kind: str) -> Choice:
+    # .get: a game saved before options stated their facts still loads and plays.
+    return Choice(
+        o["key"],
+        o["label"],
+        o["data"],
+        kind,
+        explain=o.get("explain", ""),
+        rule=o.get("rule", ""),
+        cost=o.get("cost", ""),
+        group=o.get("group", "other"),
+        topic=o.get("topic"),
+    )
 
 
 def _offturn_unhide(state: State, seat: int) -> bool:
@@ -45,9 +96,9 @@ def legal(state: State, seat: int) -> list[Choice]:
     out: list[Choice] = []
     p = state.prompt
     if p is not None and p["seat"] == seat:
-        out = [Choice(o["key"], o["label"], o["data"], p["kind"]) for o in p["options"]]
+        out = [_choice(o, p["kind"]) for o in p["options"]]
     if _offturn_unhide(state, seat):
-        out.append(Choice("unhide", "Stop being hidden", {}, "offturn"))
+        out.append(_choice(unhide_option([]), "offturn"))
     return out
 
 
@@ -60,12 +111,14 @@ def act(state: State, seat: int, key: str) -> State:
         for o in p["options"]:
             if o["key"] == key:
                 new = state.clone(keep_prompt=False)
-                log(new, "decision", vis=seat, seat=seat, kind=p["kind"], key=key)
+                trim_log(new)
+                log(new, "decision", vis=seat, seat=seat, kind=p["kind"], key=key, label=o["label"])
                 log(new, "decided", seat=seat, kind=p["kind"])
                 push(new, *marshal.loads(marshal.dumps(o["then"])))
                 return _finish(new, seat, key)
     if key == "unhide" and _offturn_unhide(state, seat):
         new = state.clone()
+        trim_log(new)
         new.heroes[seat]["hidden"] = False
         log(new, "revealed", seat=seat, offturn=True)
         if p is not None and p["kind"] == "turn":
@@ -83,6 +136,5 @@ def act(state: State, seat: int, key: str) -> State:
 
 def _finish(new: State, seat: int, key: str) -> State:
     new.version += 1
-    new.actions.append([seat, key])
     run(new)
     return new

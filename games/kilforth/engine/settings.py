@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+from games.kilforth.engine.cards.catalogue import content
+
 EDITIONS = ("gloom", "shadows")
 MODES = ("competitive", "cooperative", "solo")
 DIFFICULTIES = ("easier", "standard", "harder")
@@ -49,7 +51,6 @@ class Settings:
             raise SettingsError("open hands is a cooperative variant")
         if len(self.choices) > self.heroes:
             raise SettingsError("more hero choices than heroes")
-        from .cards import content  # local import: cards imports nothing from here
 
         c = content()
         picked: list[tuple[str, str]] = []

@@ -12,6 +12,9 @@ import json
 import marshal
 from dataclasses import dataclass, field, fields
 
+from games.kilforth.engine.events import EVENTS
+from games.kilforth.engine.rules import recent
+
 
 class IllegalAction(Exception):  # noqa: N818 - public name fixed by the interface
     """Raised by act() for any choice that is not legal now; `reason` is player-readable."""
@@ -49,10 +52,17 @@ class State:
     prompt_seq: int = 0
     scratch: dict = field(default_factory=dict)  # results of the current test/battle
     team: list = field(default_factory=list)
-    offers: int = 0  # offers made this turn (anti-stall cap, see rules-decisions)
+    offers: int = 0  # offers declined this turn (anti-spam guard, see rules-decisions)
     forced_dice: list = field(default_factory=list)
+    # The newest log events only (at most LOG_KEPT before an act adds its own): the history
+    # lives outside the state (the platform stores each act's `new_events` with the decision),
+    # so the document is bounded by the position, not by the length of the game.
     log: list = field(default_factory=list)
-    actions: list = field(default_factory=list)  # [seat, key] per act, for replay
+    logged: int = 0  # events ever logged, so that new_events(before, after) can find them
+    # Recent play as facts for the board (see recent.py): bounded by a turn or a night.
+    stretch: list = field(default_factory=list)
+    tests_seen: dict | None = None
+    night_seen: dict | None = None
     result: dict | None = None
 
     # -- who must answer -------------------------------------------------------------------
@@ -74,10 +84,13 @@ class State:
     @classmethod
     def from_json(cls, text: str | dict) -> State:
         data = json.loads(text) if isinstance(text, str) else text
+        if "logged" not in data:  # a document from before the history left the state
+            data = {k: v for k, v in data.items() if k != "actions"}
+            data["logged"] = len(data.get("log", []))
         return cls(**data)
 
     def clone(self, keep_prompt: bool = True) -> State:
-        """Deep copy, except the append-only log/actions lists which are copied shallowly.
+        """Deep copy, except the append-only log which is copied shallowly.
 
         Log events are never mutated after being appended, so sharing them is safe and keeps
         act() O(board) rather than O(game length). act() answers the open prompt, so it clones
@@ -92,7 +105,6 @@ class State:
         if not keep_prompt:
             new.prompt = None
         new.log = list(self.log)
-        new.actions = list(self.actions)
         return new
 
     # -- small accessors used everywhere -----------------------------------------------------
@@ -115,12 +127,36 @@ class State:
         return 12
 
 
-_DEEP = [f.name for f in fields(State) if f.name not in ("log", "actions")]
+_DEEP = [f.name for f in fields(State) if f.name != "log"]
+# Events kept in the state between acts: the board shows at most view.LOG_TAIL of them.
+LOG_KEPT = 150
 _DEEP_NO_PROMPT = [n for n in _DEEP if n != "prompt"]
 
 
 def log(state: State, event: str, vis: str | int = "all", **data: object) -> None:
-    """Append a structured event; `vis` is "all" or the one seat allowed to see it."""
+    """Append a structured event; `vis` is "all" or the one seat allowed to see it.
+
+    The kind must be declared in the events registry (engine/events.py) with its sentence.
+    """
+    assert event in EVENTS, f"log event {event!r} is not declared (see engine/events.py)"
     entry = {"e": event, "vis": vis, "day": state.day}
     entry.update(data)
     state.log.append(entry)
+    state.logged += 1
+    recent.note(state, entry)
+
+
+def trim_log(state: State) -> None:
+    """Keep only the newest LOG_KEPT events (called by act before it logs its own)."""
+    if len(state.log) > LOG_KEPT:
+        del state.log[: len(state.log) - LOG_KEPT]
+
+
+def new_events(before: State | None, after: State) -> list[dict]:
+    """The events `after` logged since `before` (all of them for a new game: before=None)."""
+    count = after.logged - (before.logged if before is not None else 0)
+    if count <= 0:
+        return []
+    if count > len(after.log):  # pragma: no cover - act keeps every event it logs
+        raise ValueError("the state no longer holds all of those events")
+    return after.log[len(after.log) - count :]

@@ -7,13 +7,16 @@ hands), so conservation still holds after rigging.
 
 from __future__ import annotations
 
-from .api import act, legal
-from .board import loc_index
-from .cards import content
-from .settings import Settings
-from .setup import new_game
-from .state import State
-from .steps import push, run
+from games.kilforth.engine.api import act, legal
+from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.cards.effects import discard_pile
+from games.kilforth.engine.cards.steps import STEPS, push, run
+from games.kilforth.engine.rules.position import attr_total as total
+from games.kilforth.engine.rules.position import card, loc_index
+from games.kilforth.engine.rules.position import place_encounter as _place
+from games.kilforth.engine.rules.setup import new_game
+from games.kilforth.engine.settings import Settings
+from games.kilforth.engine.state import State
 
 CONSERVED_KINDS = ("encounter", "reward", "night", "loot", "plot")
 
@@ -23,15 +26,21 @@ def scenario(
     mode: str = "competitive",
     heroes: int = 2,
     seed: int = 0,
+    side: str = "skull",
     **settings: object,
 ) -> State:
-    """A new game with SET-8 answered (first deck, first card) for every hero."""
+    """A new game with SET-8 answered (first deck, first card) for every hero.
+
+    Shadows: every hero sets its choose-sides token (SET-9) to `side` ("skull" or "rose").
+    """
     if mode == "solo":
         heroes = 1
     state = new_game(Settings(edition=edition, mode=mode, heroes=heroes, **settings), seed)
     while state.phase == "setup":
         seat = state.waiting_for[0]
-        state = act(state, seat, legal(state, seat)[0].key)
+        kind = state.prompt["kind"] if state.prompt else ""
+        key = f"side:{side}" if kind == "choose_side" else legal(state, seat)[0].key
+        state = act(state, seat, key)
     return state
 
 
@@ -170,7 +179,6 @@ def place_encounter(
     state: State, cid: str, loc: int | str, fresh: bool = False, enemies: tuple[int, ...] = ()
 ) -> State:
     """Put an encounter (or night encounter) on the map; `fresh` = drawn this turn."""
-    from .actions import place_encounter as _place
 
     take(state, cid)
     _place(state, cid, _loc(state, loc), fresh=state.turn_no if fresh else -1)
@@ -214,8 +222,58 @@ def gloom(state: State, loc: int | str, on: bool = True) -> State:
     return state
 
 
+def discard(state: State, cid: str) -> State:
+    """Take a card from wherever it is and put it on its own discard pile (the loot token into
+    the used pile), as play would; `take` alone removes it from the game's zones."""
+
+    take(state, cid)
+    pile = discard_pile(cid)
+    if pile == "loot":
+        state.loot_used.append(cid)
+    elif pile is not None:
+        state.discards[pile].append(cid)
+    else:
+        state.removed.append(cid)
+    return state
+
+
+def loot_bag(state: State, *cids: str, refill: bool = False) -> State:
+    """Set the loot bag to exactly `cids` (the next draw takes the last one); the tokens that
+    were in it go to the used pile. `refill=True` first puts every used token back (REW-5)."""
+    if refill:
+        state.loot_bag.extend(state.loot_used)
+        state.loot_used.clear()
+    for cid in cids:
+        take(state, cid)
+    state.loot_used.extend(state.loot_bag)
+    state.loot_bag[:] = list(cids)
+    return state
+
+
+def ancient_damage(state: State, k: int, n: int) -> State:
+    """Set the damage an ancient has taken (ANC-7: it stays between assaults)."""
+    state.ancients[k]["damage"] = n
+    return state
+
+
+def successes(state: State, cid: str, seat: int, attr: str, n: int) -> State:
+    """Set a hero's accumulated confront successes against an encounter (CONF-3)."""
+    state.encounters[cid]["progress"][str(seat)] = {"attr": attr, "n": n}
+    return state
+
+
+def attr_total(state: State, seat: int, attr: str) -> int:
+    """A hero's effective attribute (race side, class, unveiled cards, weather; never < 0)."""
+
+    return total(state, seat, attr)
+
+
 def dice(state: State, *faces: int) -> State:
-    """Queue forced die faces; they are used before the generator."""
+    """Queue forced die faces; they are used before the generator.
+
+    Order consumed: each test takes its dice in turn; in a battle round the hero's (and its team
+    members') dice are rolled before the foe's, round by round; fate rerolls take the next ones.
+    """
     for f in faces:
         if not 1 <= f <= 6:
             raise ValueError("a die face is 1-6")
@@ -232,8 +290,12 @@ def set_weather(state: State, cid: str | None) -> State:
     return state
 
 
-def begin_turn(state: State, seat: int, first: int | None = None) -> State:
-    """Drop whatever was pending and start `seat`'s turn (engagements first, then the menu)."""
+def begin_turn(state: State, seat: int, first: int | None = None, engage: bool = True) -> State:
+    """Drop whatever was pending and start `seat`'s turn (engagements first, then the menu).
+
+    `engage=False` stops before the start-of-turn engagement (DAY-4): straight to the menu.
+    """
+
     state.prompt = None
     state.queue = []
     state.team = []
@@ -241,7 +303,11 @@ def begin_turn(state: State, seat: int, first: int | None = None) -> State:
     if first is not None:
         state.first = first
     state.heroes[seat]["camped"] = False
-    push(state, {"k": "turn_start", "seat": seat})
+    if engage:
+        push(state, {"k": "turn_start", "seat": seat})
+    else:
+        STEPS["turn_start"](state, {"k": "turn_start", "seat": seat})
+        state.queue = [q for q in state.queue if q["k"] != "engage_all"]
     run(state)
     return state
 
@@ -294,8 +360,6 @@ def ancient_in_play(state: State, k: int = 0, loc: int | str | None = None) -> S
     if loc is not None:
         a["loc"] = _loc(state, loc)
     else:
-        from .board import card
-
         a["loc"] = loc_index(state, content().where(card(a["id"]), state.edition))
     return state
 

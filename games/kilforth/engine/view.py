@@ -8,8 +8,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .board import card, name
-from .state import State
+from games.kilforth.engine.api import legal
+from games.kilforth.engine.cards.catalogue import ATTRS
+from games.kilforth.engine.rules.endgame import last_day
+from games.kilforth.engine.rules.position import attr_total, bonus, card, name, success_min, team_of
+from games.kilforth.engine.rules.recent import visible
+from games.kilforth.engine.state import State
 
 PUBLIC_HERO = (
     "seat",
@@ -63,6 +67,18 @@ def view(state: State, viewer: int | None) -> dict:
     heroes = []
     for h in state.heroes:
         d = {k: h[k] for k in PUBLIC_HERO}
+        # SET-2: the hero's own numbers (its race side), with every source named, even at 0.
+        d["attrs"] = {
+            a: {
+                "total": attr_total(state, h["seat"], a),
+                "sources": [
+                    [src, n]
+                    for src, n in bonus(state, h["seat"], a)
+                    if n or src in ("race", "class")
+                ],
+            }
+            for a in ATTRS
+        }
         d["hand_size"] = len(h["hand"])
         d["loot_size"] = len(h["loot"])
         if _sees_hand(state, viewer, h["seat"]):
@@ -104,10 +120,16 @@ def view(state: State, viewer: int | None) -> dict:
                 {"key": o["key"], "label": o["label"], "data": o["data"]} for o in p["options"]
             ]
     return {
+        "success_min": success_min(state),
+        "test": test_in_progress(state),
+        "engagement": engagement(state),
+        "recent_tests": recent_tests(state, viewer),
+        "night": night(state, viewer),
         "version": state.version,
         "edition": state.edition,
         "mode": state.mode,
         "day": state.day,
+        "last_day": last_day(state),
         "phase": state.phase,
         "turn": state.turn,
         "first": state.first,
@@ -121,9 +143,88 @@ def view(state: State, viewer: int | None) -> dict:
         "ancients": [dict(a, plots=list(a["plots"])) for a in state.ancients],
         "team": list(state.team),
         "prompt": prompt,
+        "choices": choices(state, viewer),
         "waiting_for": state.waiting_for,
         "result": state.result,
         "log": visible_log(state, viewer, LOG_TAIL),
+    }
+
+
+def choices(state: State, viewer: int | None) -> list[dict]:
+    """Every choice this seat may make now, on its prompt or off-turn, with the engine's own
+    explanation of each; a spectator has none, and nobody sees another seat's options."""
+    if viewer is None or not 0 <= viewer < len(state.heroes):
+        return []
+    return [
+        {
+            "key": c.key,
+            "label": c.label,
+            "data": dict(c.data),
+            "explain": c.explain,
+            "rule": c.rule,
+            "cost": c.cost,
+            "group": c.group,
+            "topic": c.topic,
+            "offturn": c.offturn,
+        }
+        for c in legal(state, viewer)
+    ]
+
+
+def engagement(state: State) -> dict | None:
+    """The battle being fought now (ENG-6..11): foe, round, surprise and HP on both sides."""
+    e = state.scratch.get("engagement")
+    if not e or e["foe"] not in state.encounters or state.encounters[e["foe"]].get("hp") is None:
+        return None
+    members = team_of(state, e["seat"])
+    return {
+        "seat": e["seat"],
+        "foe": e["foe"],
+        "round": e["round"],
+        "surprise": e["surprise"],
+        "foe_hp": state.encounters[e["foe"]]["hp"],
+        "foe_health": card(e["foe"])["health"] or 1,
+        "heroes_hp": {str(m): state.heroes[m]["hp"] for m in members},
+    }
+
+
+def recent_tests(state: State, viewer: int | None) -> dict | None:
+    """The newest stretch of play with dice in it (its tests, battle rounds and outcomes)."""
+    seen = state.tests_seen
+    if seen is None:
+        return None
+    return {"day": seen["day"], "events": visible(seen["events"], viewer)}
+
+
+def night(state: State, viewer: int | None) -> dict | None:
+    """The newest night (open while it resolves), or before day 1 the gloom spread at setup."""
+    seen = state.night_seen
+    if seen is None:
+        return None
+    return {
+        "day": seen["day"],
+        "open": seen["open"],
+        "before_day_one": seen["before_day_one"],
+        "events": visible(seen["events"], viewer),
+    }
+
+
+def test_in_progress(state: State) -> dict | None:
+    """The test whose dice are on the table (a fate decision is open), as public facts."""
+    p = state.prompt
+    if p is None or p["kind"] != "fate" or p.get("tag") not in state.scratch:
+        return None
+    res = state.scratch[p["tag"]]
+    h = state.heroes[p["seat"]]
+    return {
+        "tester": res["seat"],
+        "attr": res["attr"],
+        "dice": len(res["faces"]),
+        "sources": [list(x) for x in res.get("sources", [])],
+        "faces": list(res["faces"]),
+        "threshold": success_min(state),
+        "successes": res["succ"],
+        "fate_available": h["fate_day"] != state.day and (h["fate"] > 0 or bool(h["hand"])),
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from games.kilforth.engine.cards import (
+from games.kilforth.engine.cards.catalogue import (
     ENC_TYPES,
     NIGHT_TYPES,
     REWARD_DECKS,
@@ -163,7 +163,8 @@ def census(content: Content) -> list[Row]:
             )
         )
     night = ids("night")
-    rows.append(row("night cards", night, TARGETS["night"]))
+    # END-1: Shadows needs 30 night cards for its game to end on day 25 with 4 heroes.
+    rows.append(Row("night cards", per_ed(night), {"gloom": TARGETS["night"], "shadows": 30}))
     for ty in NIGHT_TYPES:
         rows.append(row(ty, [c for c in night if c["type"] == ty], depth=1))
     loot = ids("loot")

@@ -11,9 +11,9 @@ from django.views.decorators.http import require_GET
 from django.views.decorators.vary import vary_on_headers
 from django_htmx.http import push_url
 
-from games.kilforth.engine.cards import ENC_TYPES, TERRAINS
+from games.kilforth.engine.cards.catalogue import ENC_TYPES, TERRAINS
 
-from .cards import (
+from .faces import (
     DECK_LABEL,
     EDITION_LABEL,
     KIND_LABEL,

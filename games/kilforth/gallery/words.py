@@ -1,7 +1,7 @@
 """Card effects in plain words: a list of engine steps -> one readable sentence.
 
-Every step kind card files may use (games.kilforth.engine.steps.CARD_STEPS) has a phrase here; a
-kind added to the engine later still reads sensibly through the generic fallback
+Every step kind card files may use (games.kilforth.engine.cards.steps.CARD_STEPS) has a phrase
+here; a kind added to the engine later still reads sensibly through the generic fallback
 ("Steal gold (n 2)") until it gets its own phrase.
 """
 
@@ -47,6 +47,13 @@ def _test_gate(s: dict) -> str:
     return text
 
 
+def _if_side(s: dict) -> str:
+    text = f"with the {s.get('side')} showing: {steps_text(s.get('then', []))}"
+    if s.get("else"):
+        text += f"; otherwise {steps_text(s['else'])}"
+    return text
+
+
 PHRASES: dict[str, Callable[[dict], str]] = {
     "gain_gold": lambda s: f"gain {_n(s)} gold",
     "lose_gold": lambda s: f"lose {_n(s)} gold",
@@ -64,6 +71,8 @@ PHRASES: dict[str, Callable[[dict], str]] = {
     "hide": lambda s: "become hidden",
     "extra_night_card": lambda s: "draw and resolve one more night card",
     "log_text": lambda s: str(s.get("text", "")),
+    "if_side": _if_side,
+    "flip_side": lambda s: "turn the choose-sides token over",
 }
 
 
@@ -87,7 +96,7 @@ def third_person(text: str) -> str:
     out = []
     for part in text.split(", then "):
         head, _, rest = part.partition(" ")
-        if head in ("the", "every", "make", "choose:") or not head.isalpha():
+        if head in ("the", "every", "make", "choose:", "with") or not head.isalpha():
             verb = {"make": "makes", "choose:": "chooses:"}.get(head, head)
         elif head.endswith(("o", "s", "sh", "ch")):
             verb = head + "es"

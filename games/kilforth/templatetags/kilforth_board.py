@@ -12,7 +12,7 @@ from django import template
 from django.utils.html import format_html
 
 from games.kilforth.board import rules_help
-from games.kilforth.board.cards import card_name as _card_name
+from games.kilforth.board.card_facts import card_name as _card_name
 
 register = template.Library()
 

@@ -1,11 +1,11 @@
 """python manage.py kilforth_cards [--check] [--strict-counts] [--dir PATH]
 
-Loads every card file through the engine's own loader (games.kilforth.engine.cards.load_files,
-which checks each card's fields and effect steps against their declared types and cross-checks
-references), prints how many of each component there are per edition beside the targets of the
-full set, and fails with one line naming the file and the card on the first error. The validation
-itself lives in the engine; this command only finds the files and makes the engine's answer easy
-to act on.
+Loads every card file through the engine's own loader
+(games.kilforth.engine.cards.catalogue.load_files, which checks each card's fields and effect steps
+against their declared types and cross-checks references), prints how many of each component there
+are per edition beside the targets of the full set, and fails with one line naming the file and the
+card on the first error. The validation itself lives in the engine; this command only finds the
+files and makes the engine's answer easy to act on.
 """
 
 from __future__ import annotations
@@ -18,8 +18,14 @@ from types import TracebackType
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from games.kilforth.engine import steps
-from games.kilforth.engine.cards import CONTENT_DIR, ENC_TYPES, Content, ContentError, load_files
+from games.kilforth.engine.cards import steps
+from games.kilforth.engine.cards.catalogue import (
+    CONTENT_DIR,
+    ENC_TYPES,
+    Content,
+    ContentError,
+    load_files,
+)
 from games.kilforth.gallery.census import EDITIONS, Row, census, encounter_matrix, unmet
 
 OK, NOT_MET = "✓", "✗"
@@ -198,7 +204,7 @@ def _kind_hint(rest: str, path: Path) -> str:
 
 
 def _kinds() -> tuple[str, ...]:
-    from games.kilforth.engine.cards import KINDS
+    from games.kilforth.engine.cards.catalogue import KINDS
 
     return KINDS
 

@@ -1,7 +1,8 @@
 """python manage.py simulate --games N --heroes K --mode M --edition E --seed S
 [--bot random|heuristic | --bots heuristic,random,...] [--report DIR]
 
-A thin wrapper: the simulation lives in games.kilforth.engine.simulate/report (pure Python).
+A thin wrapper: the simulation lives in games.kilforth.engine.simulation (simulate, report;
+pure Python).
 `--bot` gives every seat the same bot level, `--bots` one level per seat; `--report DIR` writes
 report.json, report.csv and report.png (win rate by class and ancient) into DIR.
 """
@@ -12,8 +13,15 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tqdm import tqdm
 
 from games.kilforth.engine import Settings, SettingsError
-from games.kilforth.engine.bots import BOTS
-from games.kilforth.engine.report import ChartUnavailable, aggregate, lines, run, seat_bots, write
+from games.kilforth.engine.bots.play import BOTS
+from games.kilforth.engine.simulation.report import (
+    ChartUnavailable,
+    aggregate,
+    lines,
+    run,
+    seat_bots,
+    write,
+)
 
 
 class Command(BaseCommand):

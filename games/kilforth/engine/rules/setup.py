@@ -2,12 +2,39 @@
 
 from __future__ import annotations
 
-from . import rng
-from .board import card, name, race_value
-from .cards import REWARD_DECKS, TERRAINS, content
-from .settings import Settings
-from .state import State, log
-from .steps import ask, option, push, run, step
+from games.kilforth.engine import rng
+from games.kilforth.engine.cards.catalogue import REWARD_DECKS, TERRAINS, content
+from games.kilforth.engine.cards.steps import ask, option, push, run, step
+from games.kilforth.engine.events import event
+from games.kilforth.engine.rules.explain import card_text
+from games.kilforth.engine.rules.position import card, name, race_value
+from games.kilforth.engine.settings import Settings
+from games.kilforth.engine.state import State, log
+
+event(
+    "setup",
+    lambda e, c: (
+        f"The game begins ({str(e['edition']).capitalize()}); the heroes gather at "
+        f"{c.card(e['centre'])}."
+    ),
+    tone="big",
+    fields=("edition", "centre"),
+    examples=({"edition": "gloom"},),
+)
+event("pre_gloom", "Before the first day, {loc} fell into gloom (night card {card}).", tone="night")
+event("set8_look", "{seat} looked at {cards}.")
+event("set8_kept", "{seat} kept {card} as a first rumour.", tone="good")
+event(
+    "set8_done",
+    "{seat} drew a first rumour from the {deck} deck.",
+    minor="own",
+    examples=({"deck": "ally"},),
+)
+event(
+    "side_chosen",
+    "{seat} set their choose-sides token to the {side}.",
+    examples=({"side": "skull"},),
+)
 
 
 def _pick(state: State, pool: list[str]) -> str:
@@ -167,7 +194,15 @@ def _pick_int(state: State, pool: list[int]) -> int:
 def _set8_choose(state: State, s: dict) -> None:
     seat = s["seat"]
     opts = [
-        option(f"deck:{d}", f"Draw 2 {d} cards", [{"k": "set8_draw", "seat": seat, "deck": d}])
+        option(
+            f"deck:{d}",
+            f"Draw 2 {d} cards",
+            [{"k": "set8_draw", "seat": seat, "deck": d}],
+            explain=f"Look at the top 2 cards of the {d} deck; you keep one in your hand as a "
+            "rumour and the other is shuffled back.",
+            rule="SET-8",
+            topic=d,
+        )
         for d in REWARD_DECKS
         if len(state.decks[d]) >= 2
     ]
@@ -185,6 +220,10 @@ def _set8_draw(state: State, s: dict) -> None:
             f"keep:{c}",
             f"Keep {name(c)}",
             [{"k": "set8_keep", "seat": seat, "deck": d, "keep": c, "back": two[1 - k]}],
+            explain=f"Keep it in your hand as a rumour; {name(two[1 - k])} goes back into the "
+            f"{d} deck. {card_text(c)}",
+            rule="SET-8",
+            topic="rumour",
             card=c,
         )
         for k, c in enumerate(two)
@@ -220,6 +259,10 @@ def _choose_side(state: State, s: dict) -> None:
             f"side:{x}",
             f"Set your choose-sides token to {x}",
             [{"k": "set_side", "seat": seat, "side": x}],
+            explain=f"Your choose-sides token shows the {x}; some cards treat skull and rose "
+            "heroes differently.",
+            rule="SET-9",
+            topic="side",
         )
         for x in ("skull", "rose")
     ]

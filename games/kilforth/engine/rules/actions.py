@@ -6,39 +6,94 @@ continuation is [spend_ap, <action steps>, after_action].
 
 from __future__ import annotations
 
-from .board import (
+from games.kilforth.engine.cards.catalogue import ATTRS, REWARD_DECKS
+from games.kilforth.engine.cards.effects import add_asset, discard_card, draw, remove_asset
+from games.kilforth.engine.cards.steps import ask, bind, option, push, step
+from games.kilforth.engine.events import Ctx, article, event
+from games.kilforth.engine.rules import odds
+from games.kilforth.engine.rules.ancients import plot_options
+from games.kilforth.engine.rules.dice import dice_sources
+from games.kilforth.engine.rules.explain import card_text, finish, place, plural
+from games.kilforth.engine.rules.explain import gold as gold_text
+from games.kilforth.engine.rules.position import (
     card,
     destinations,
     encounter_value,
     gold_value,
     heroes_at,
     is_enemy_for,
+    leave_location,
     loc_card,
     name,
+    neighbours,
+    place_encounter,
+    success_min,
 )
-from .cards import ATTRS, REWARD_DECKS
-from .effects import add_asset, discard_card, draw, remove_asset
-from .state import State, log
-from .steps import ask, bind, option, push, step
+from games.kilforth.engine.rules.sagas import regale_options
+from games.kilforth.engine.state import State, log
+
+_MOVED = {"escape": "fled to", "effect": "was sent to"}
+
+
+def _left_team(e: dict, c: Ctx) -> str:
+    rest = e.get("team") or []
+    tail = f"; {c.people(rest)} carry on" if len(rest) > 1 else ""
+    tail = f"; {c.people(rest)} carries on" if len(rest) == 1 else tail
+    return f"{c.person(e['seat'])} left the team{tail or '; the team broke up'}."
+
+
+event(
+    "moved",
+    lambda e, c: (
+        f"{c.person(e['seat'])} {_MOVED.get(str(e.get('how')), 'moved to')} {c.card(e['to'])}."
+    ),
+    fields=("seat", "to", "how"),
+    examples=({"how": None}, {"how": "escape"}, {"how": "effect"}),
+)
+event(
+    "encounter_drawn",
+    lambda e, c: (
+        f"{c.card(e['card'])}, {article(str(e['type']))}, turned up at {c.card(e['loc'])}."
+    ),
+    fields=("card", "type", "loc"),
+    examples=({"type": "enemy"}, {"type": "quest"}, {"type": "event"}),
+)
+event("obstacle_cleared", "{seat} cleared an obstacle at {loc}.", tone="good")
+event("hidden", "{seat} slipped into hiding.")
+event(
+    "left_team",
+    _left_team,
+    fields=("seat", "team"),
+    examples=({"team": []}, {"team": [1]}, {"team": [1, 2]}),
+)
+event("revealed", "{seat} came out of hiding.")
+event("rested", "{seat} rested (now {hp:HP}).", tone="good")
+event("discovered", "{seat} discovered {card}; it is now in play.", tone="good")
+event(
+    "confront",
+    "{seat} confronted {card} with {attr}: {total} of {need:success} so far.",
+)
+event("no_enemy_token", "{card} turned hostile, but {seat} has no enemy token left to mark it.")
+event("enemy_token", "{card} is now {seat}'s sworn enemy.", tone="bad")
+event(
+    "market_heal",
+    lambda e, c: (
+        f"{c.person(e['seat'])} paid a healer at the market"
+        + (f" for {c.person(e['target'])}" if e["target"] != e["seat"] else "")
+        + f" (now {e['hp']} HP)."
+    ),
+    fields=("seat", "target", "hp"),
+)
+event("market_look", "{seat} browsed {cards}.")
+event("purchased", "{seat} bought {card}.", tone="good")
+event("sold", "{seat} sold {card} for {gold:gold}.")
+
 
 CONFRONTABLE = ("place", "quest", "stranger")
 
 
 def _act(seat: int, *steps: dict) -> list[dict]:
     return [{"k": "spend_ap", "seat": seat}, *steps, {"k": "after_action", "seat": seat}]
-
-
-def clear_progress(state: State, seat: int) -> None:
-    """CONF-3: drop this hero's accumulated successes against encounters."""
-    key = str(seat)
-    for info in state.encounters.values():
-        info["progress"].pop(key, None)
-
-
-def leave_location(state: State, seat: int) -> None:
-    """Leaving loses confront successes (CONF-3) and finale/interlude successes (SAGA-6)."""
-    clear_progress(state, seat)
-    state.heroes[seat]["saga_progress"] = {"n": 0, "day": 0}
 
 
 def confrontable(state: State, seat: int) -> list[str]:
@@ -55,9 +110,36 @@ def confrontable(state: State, seat: int) -> list[str]:
     return out
 
 
+def _confront_text(state: State, seat: int, cid: str, attr: str, prog: dict | None) -> str:
+    """CONF-2/CONF-3/CONF-5: the test, what is already piled up, and what a stranger risks."""
+    c = card(cid)
+    need = encounter_value(cid, attr)
+    have = prog["n"] if prog else 0
+    text = (
+        f"Spend 1 AP to test your {attr} against {name(cid)} ({c['type']}): "
+        f"{plural(need, 'success', 'successes')} in total defeat it and earn a reward"
+    )
+    if have:
+        text += f"; you already have {have}"
+    text += ". " + _confront_odds(state, seat, attr, max(0, need - have))
+    if c["type"] == "stranger":
+        text += ". A test that leaves you with no successes makes it your enemy"
+    return finish(text)
+
+
+def _confront_odds(state: State, seat: int, attr: str, left: int) -> str:
+    """TEST-1..4: the exact chance that this one test brings the rest home, fate counted apart."""
+    dice = max(0, sum(n for _, n in dice_sources(state, seat, attr)))
+    h = state.heroes[seat]
+    threshold = success_min(state)
+    chance = odds.percent(odds.at_least(dice, left, threshold))
+    text = f"Chance to finish it with this test ({dice} dice, {threshold}+ to succeed): {chance}"
+    if h["fate_day"] != state.day and (h["fate"] > 0 or h["hand"]):
+        text += f", {odds.percent(odds.at_least(dice, left, threshold, fate=True))} with fate"
+    return text
+
+
 def action_options(state: State, seat: int) -> list[dict]:
-    from .ancients import plot_options
-    from .sagas import regale_options
 
     h = state.heroes[seat]
     i = h["loc"]
@@ -65,19 +147,37 @@ def action_options(state: State, seat: int) -> list[dict]:
     lc = loc_card(state, i)
     opts: list[dict] = []
     # MOVE-1
+    near = neighbours(i)
     for j in destinations(state, i):
+        how = "walk" if j in near else f"take the {lc['symbol']} shortcut"
         opts.append(
             option(
                 f"move:{state.map[j]['id']}",
                 f"Move to {name(state.map[j]['id'])}",
                 _act(seat, {"k": "move", "seat": seat, "to": j}),
+                explain=f"Spend 1 AP to {how} to {place(state, j, seat)}",
+                rule="MOVE-1",
+                cost="1 AP",
+                group="action",
+                topic="move",
                 loc=j,
             )
         )
     # CLEAR-1: an obstacle, or (if none) a plot card
     if loc["obstacles"]:
         opts.append(
-            option("clear", "Clear an obstacle", _act(seat, {"k": "clear_obstacle", "seat": seat}))
+            option(
+                "clear",
+                "Clear an obstacle",
+                _act(seat, {"k": "clear_obstacle", "seat": seat}),
+                explain=f"Spend 1 AP to remove an obstacle from {lc['name']} "
+                f"({plural(loc['obstacles'], 'obstacle')} there)"
+                + (" and draw a loot token." if state.edition == "gloom" else "."),
+                rule="CLEAR-1",
+                cost="1 AP",
+                group="action",
+                topic="clear",
+            )
         )
     else:
         opts.extend(plot_options(state, seat))
@@ -88,11 +188,29 @@ def action_options(state: State, seat: int) -> list[dict]:
                 "search",
                 "Search for an encounter",
                 _act(seat, {"k": "draw_encounter", "seat": seat, "loc": i}),
+                explain=f"Spend 1 AP to draw a {lc['terrain']} encounter and place it at "
+                f"{lc['name']}; an enemy drawn this way attacks with surprise.",
+                rule="SEARCH-1",
+                cost="1 AP",
+                group="action",
+                topic="search",
             )
         )
     # HIDE-1
     if not h["hidden"]:
-        opts.append(option("hide", "Hide", _act(seat, {"k": "hide", "seat": seat})))
+        opts.append(
+            option(
+                "hide",
+                "Hide",
+                _act(seat, {"k": "hide", "seat": seat}),
+                explain="Spend 1 AP to become hidden: enemies you meet let you reveal yourself "
+                "with surprise or try to slip past, but you cannot use deeds or join teams.",
+                rule="HIDE-1",
+                cost="1 AP",
+                group="action",
+                topic="hide",
+            )
+        )
     # CONF-1..6
     if not loc["obstacles"]:
         for cid in confrontable(state, seat):
@@ -109,6 +227,11 @@ def action_options(state: State, seat: int) -> list[dict]:
                         f"confront:{cid}:{a}",
                         f"Confront {name(cid)} with {a}",
                         _act(seat, {"k": "confront", "seat": seat, "enc": cid, "attr": a}),
+                        explain=_confront_text(state, seat, cid, a, prog),
+                        rule="CONF-4" if c["type"] == "stranger" else "CONF-2",
+                        cost="1 AP",
+                        group="action",
+                        topic="confront",
                         card=cid,
                         attr=a,
                     )
@@ -119,12 +242,31 @@ def action_options(state: State, seat: int) -> list[dict]:
                         f"enemy:{cid}",
                         f"Make {name(cid)} your enemy",
                         _act(seat, {"k": "make_enemy", "seat": seat, "enc": cid}),
+                        explain=f"Spend 1 AP and one of your {h['enemy_tokens']} enemy tokens: "
+                        f"{name(cid)} becomes your enemy (fight {c['fight']}, health "
+                        f"{c['health']}) and you fight it at once, with no surprise.",
+                        rule="CONF-6",
+                        cost="1 AP",
+                        group="action",
+                        topic="enemy",
                         card=cid,
                     )
                 )
     # REST-1
     if not loc["enc"] and h["hp"] < h["max_hp"]:
-        opts.append(option("rest", "Rest (+1 HP)", _act(seat, {"k": "rest", "seat": seat})))
+        opts.append(
+            option(
+                "rest",
+                "Rest (+1 HP)",
+                _act(seat, {"k": "rest", "seat": seat}),
+                explain=f"Spend 1 AP to heal 1 HP (from {h['hp']} to {h['hp'] + 1} of "
+                f"{h['max_hp']}); your AP does not go back up.",
+                rule="REST-1",
+                cost="1 AP",
+                group="action",
+                topic="rest",
+            )
+        )
     # DISC-1
     for cid in h["hand"]:
         if loc["id"] in card(cid).get("where", []):
@@ -133,6 +275,12 @@ def action_options(state: State, seat: int) -> list[dict]:
                     f"discover:{cid}",
                     f"Discover {name(cid)}",
                     _act(seat, {"k": "discover", "seat": seat, "card": cid}),
+                    explain=f"Spend 1 AP to put this rumour from your hand into play as an "
+                    f"asset. {card_text(cid)}",
+                    rule="DISC-1",
+                    cost="1 AP",
+                    group="action",
+                    topic="discover",
                     card=cid,
                 )
             )
@@ -143,6 +291,12 @@ def action_options(state: State, seat: int) -> list[dict]:
                 "market",
                 "Visit the market",
                 _act(seat, {"k": "market_menu", "seat": seat, "done": []}),
+                explain=f"Spend 1 AP to shop at {lc['name']}: heal at 1 gold per HP, buy one "
+                "of the top 3 cards of a reward deck, and sell cards for half their gold value.",
+                rule="MKT-1",
+                cost="1 AP",
+                group="action",
+                topic="market",
             )
         )
     opts.extend(regale_options(state, seat, _act))
@@ -200,27 +354,6 @@ def _draw_encounter(state: State, s: dict) -> None:
     place_encounter(state, cid, i, fresh=state.turn_no)
 
 
-def place_encounter(state: State, cid: str, i: int, fresh: int = -1) -> None:
-    state.map[i]["enc"].append(cid)
-    state.encounters[cid] = {
-        "loc": i,
-        "progress": {},
-        "enemies": [],
-        "fresh": fresh,
-        "token_turn": -1,
-        "evaded": [],
-        "hp": None,
-    }
-
-
-def remove_encounter(state: State, cid: str) -> None:
-    """Take an encounter off the map; tokens go back to their heroes."""
-    info = state.encounters.pop(cid)
-    state.map[info["loc"]]["enc"].remove(cid)
-    for seat in info["enemies"]:
-        state.heroes[seat]["enemy_tokens"] += 1
-
-
 @step("discard_limbo")
 def _discard_limbo(state: State, s: dict) -> None:
     if s["card"] in state.limbo:
@@ -236,6 +369,8 @@ def _clear_obstacle(state: State, s: dict) -> None:
     i = state.heroes[s["seat"]]["loc"]
     state.map[i]["obstacles"] -= 1
     log(state, "obstacle_cleared", seat=s["seat"], loc=state.map[i]["id"])
+    if state.edition == "gloom":  # CLEAR-2 (Gloom): "Remove an Obstacle (gain Loot token)"
+        push(state, {"k": "draw_loot", "seat": s["seat"]})
 
 
 @step("hide", card=True, params={})
@@ -370,6 +505,11 @@ def _market_menu(state: State, s: dict) -> None:
                     {"k": "market_heal", "seat": seat},
                     {"k": "market_menu", "seat": seat, "done": done + ["heal"]},
                 ],
+                explain=f"Buy HP at 1 gold each for you or a hurt hero here; you have "
+                f"{gold_text(h['gold'])}.",
+                rule="MKT-2",
+                cost="1 gold per HP",
+                topic="market",
             )
         )
     if "buy" not in done:
@@ -383,6 +523,11 @@ def _market_menu(state: State, s: dict) -> None:
                             {"k": "market_buy", "seat": seat, "deck": d},
                             {"k": "market_menu", "seat": seat, "done": done + ["buy"]},
                         ],
+                        explain=f"Draw the top 3 {d} cards and buy one you can afford with your "
+                        f"{gold_text(h['gold'])}; it goes straight into play and the rest are "
+                        "discarded.",
+                        rule="MKT-3",
+                        topic="market",
                     )
                 )
     if "sell" not in done and _sellable(state, seat):
@@ -394,10 +539,22 @@ def _market_menu(state: State, s: dict) -> None:
                     {"k": "market_sell", "seat": seat, "sold": 0},
                     {"k": "market_menu", "seat": seat, "done": done + ["sell"]},
                 ],
+                explain="Sell rumours from your hand and assets from play, one at a time, each "
+                "for half its gold value rounded down.",
+                rule="MKT-4",
+                topic="market",
             )
         )
     if done:
-        opts.append(option("leave", "Leave the market"))
+        opts.append(
+            option(
+                "leave",
+                "Leave the market",
+                explain="Finish shopping; what you have not done yet is given up for this visit.",
+                rule="MKT-1",
+                topic="market",
+            )
+        )
     if not opts:
         return
     if len(opts) == 1 and done:
@@ -421,13 +578,27 @@ def _market_heal(state: State, s: dict) -> None:
                         {"k": "market_heal_one", "seat": seat, "target": t},
                         {"k": "market_heal", "seat": seat, "more": True},
                     ],
+                    explain=f"Pay 1 of your {gold_text(h['gold'])}: "
+                    f"{'you heal' if t == seat else state.heroes[t]['name'] + ' heals'} 1 HP "
+                    f"(now {state.heroes[t]['hp']} of {state.heroes[t]['max_hp']}).",
+                    rule="MKT-2",
+                    cost="1 gold",
+                    topic="market",
                     target=t,
                 )
             )
     if not opts:
         return
     if s.get("more"):
-        opts.append(option("done", "Done healing"))
+        opts.append(
+            option(
+                "done",
+                "Done healing",
+                explain="Stop buying HP and go back to the market.",
+                rule="MKT-2",
+                topic="market",
+            )
+        )
     ask(state, seat, "market_heal", "Heal: 1 gold per HP", opts)
 
 
@@ -458,6 +629,11 @@ def _market_buy(state: State, s: dict) -> None:
             f"buy:{c}",
             f"Buy {name(c)} for {gold_value(c)} gold",
             [{"k": "market_take", "seat": seat, "card": c, "drawn": drawn}],
+            explain=f"Pay {gold_text(gold_value(c))} of your {gold_text(gold)}; it enters play "
+            f"as your asset and the other cards are discarded. {card_text(c)}",
+            rule="MKT-3",
+            cost=gold_text(gold_value(c)),
+            topic="market",
             card=c,
         )
         for c in affordable
@@ -496,6 +672,10 @@ def _market_sell(state: State, s: dict) -> None:
                     {"k": "market_sell_one", "seat": seat, "card": c},
                     {"k": "market_sell", "seat": seat, "sold": s["sold"] + 1},
                 ],
+                explain=f"Discard the rumour {name(c)} from your hand for "
+                f"{gold_text(gold_value(c) // 2)}, half its value of {gold_text(gold_value(c))}.",
+                rule="MKT-4",
+                topic="market",
                 card=c,
             )
         )
@@ -508,11 +688,23 @@ def _market_sell(state: State, s: dict) -> None:
                     {"k": "market_sell_one", "seat": seat, "card": c},
                     {"k": "market_sell", "seat": seat, "sold": s["sold"] + 1},
                 ],
+                explain=f"Give up your asset {name(c)} for {gold_text(gold_value(c) // 2)}, "
+                f"half its value of {gold_text(gold_value(c))}; its bonus and keywords go with it.",
+                rule="MKT-4",
+                topic="market",
                 card=c,
             )
         )
     if s["sold"]:
-        opts.append(option("done", "Done selling"))
+        opts.append(
+            option(
+                "done",
+                "Done selling",
+                explain="Stop selling and go back to the market.",
+                rule="MKT-4",
+                topic="market",
+            )
+        )
     if not opts or (len(opts) == 1 and s["sold"]):
         return
     ask(state, seat, "market_sell", "Sell a card", opts)

@@ -2,9 +2,32 @@
 
 from __future__ import annotations
 
-from .board import active_heroes
-from .state import State, log
-from .steps import ask, option, push, step
+from games.kilforth.engine.cards.steps import ask, option, push, step
+from games.kilforth.engine.events import event
+from games.kilforth.engine.rules.actions import action_options
+from games.kilforth.engine.rules.deeds import free_options
+from games.kilforth.engine.rules.position import active_heroes, clear_progress
+from games.kilforth.engine.state import State, log
+
+event("daylight", "Day {day} begins. {first} goes first.", tone="turn", marker=True)
+event("turn", "{seat}'s turn.", tone="turn", minor=True, marker=True)
+event(
+    "camp",
+    lambda e, c: f"{c.person(e['seat'])} made camp{' (out of AP)' if e.get('forced') else ''}.",
+    fields=("seat", "forced"),
+    examples=({"forced": True}, {"forced": False}),
+)
+event("first_hero", "{seat} takes the first-hero marker.")
+event(
+    "team_disbanded",
+    lambda e, c: (
+        f"The team of {c.people(e['members'])} split up."
+        if len(e["members"]) > 1
+        else f"{c.people(e['members'])}'s team broke up."
+    ),
+    fields=("members",),
+    examples=({"members": [0]}, {"members": [0, 1]}),
+)
 
 
 @step("start_day")
@@ -68,8 +91,6 @@ def turn_over_for(state: State, seat: int) -> bool:
 @step("turn_menu")
 def _turn_menu(state: State, s: dict) -> None:
     """The hero's decision on its turn: one action (1 AP), make camp, or a free deed."""
-    from .actions import action_options
-    from .deeds import free_options
 
     seat = s["seat"]
     if turn_over_for(state, seat):
@@ -79,7 +100,23 @@ def _turn_menu(state: State, s: dict) -> None:
         push(state, {"k": "camp", "seat": seat, "forced": True})
         return
     opts = action_options(state, seat)
-    opts.append(option("camp", "Make camp (end your daylight)", [{"k": "camp", "seat": seat}]))
+    opts.append(
+        option(
+            "camp",
+            "Make camp (end your daylight)",
+            [{"k": "camp", "seat": seat}],
+            explain=f"Give up your remaining {h['ap']} AP and take no more turns today"
+            + (
+                "; as the first to camp you go first tomorrow."
+                if state.first_camper is None
+                else "."
+            ),
+            rule="DAY-6",
+            cost="free",
+            group="end",
+            topic="camp",
+        )
+    )
     opts.extend(free_options(state, seat))
     ask(state, seat, "turn", f"Your turn ({h['ap']} AP): choose an action", opts)
 
@@ -100,7 +137,6 @@ def _after_action(state: State, s: dict) -> None:
 @step("camp")
 def _camp(state: State, s: dict) -> None:
     """DAY-6/DAY-7: discard AP, take no more turns; first to camp takes the first-hero marker."""
-    from .actions import clear_progress
 
     seat = s["seat"]
     h = state.heroes[seat]
@@ -112,8 +148,9 @@ def _camp(state: State, s: dict) -> None:
     log(state, "camp", seat=seat, forced=bool(s.get("forced")))
     if state.first_camper is None and state.phase == "daylight":
         state.first_camper = seat
-        state.first = seat
-        log(state, "first_hero", seat=seat)
+        if state.edition == "shadows":  # Shadows: the marker passes at once
+            state.first = seat
+            log(state, "first_hero", seat=seat)
 
 
 @step("end_turn")

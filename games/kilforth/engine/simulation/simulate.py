@@ -11,8 +11,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .bots import play
-from .settings import Settings
+from games.kilforth.engine.bots.play import play
+from games.kilforth.engine.settings import Settings
 
 
 @dataclass

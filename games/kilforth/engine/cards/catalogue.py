@@ -15,10 +15,23 @@ from collections.abc import Collection
 from functools import lru_cache
 from pathlib import Path
 
-from .schema import BOOL, INT, STEPS, STR, STRS, ListOf, SchemaError, Spec, Table, check, one_of
-from .steps import CARD_PARAMS
+from games.kilforth.engine.cards import steps
+from games.kilforth.engine.cards.schema import (
+    BOOL,
+    INT,
+    STEPS,
+    STR,
+    STRS,
+    ListOf,
+    SchemaError,
+    Spec,
+    Table,
+    check,
+    one_of,
+)
+from games.kilforth.engine.cards.steps import CARD_PARAMS
 
-CONTENT_DIR = Path(__file__).resolve().parent.parent / "content"
+CONTENT_DIR = Path(__file__).resolve().parents[2] / "content"
 
 ATTRS = ("fight", "study", "sneak", "influence")
 TERRAINS = ("badlands", "forest", "mountain", "plains")
@@ -399,7 +412,11 @@ def _cross_check(c: Content, origin: dict[str, Path]) -> None:
         path = origin.get(cid, Path("?"))
         for keyword in _keywords_named(card):
             if keyword not in KEYWORDS and not keyword.startswith("*"):
-                _fail(path, cid, f"unknown keyword {keyword!r} (known: engine/cards.py KEYWORDS)")
+                _fail(
+                    path,
+                    cid,
+                    f"unknown keyword {keyword!r} (known: engine/cards/catalogue.py KEYWORDS)",
+                )
         for loc in card.get("where", []):
             if c.cards.get(loc, {}).get("kind") != "location":
                 _fail(path, cid, f"unknown location {loc!r}")
@@ -420,7 +437,6 @@ def _cross_check(c: Content, origin: dict[str, Path]) -> None:
 @lru_cache(maxsize=1)
 def content() -> Content:
     """The game's card set, loaded once per process."""
-    from . import steps  # the registry must be complete before validation
 
     steps.load_all()
     files = sorted(CONTENT_DIR.rglob("*.toml"))

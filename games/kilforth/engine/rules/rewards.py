@@ -2,17 +2,42 @@
 
 from __future__ import annotations
 
-from .board import card, name, team_of
-from .cards import REWARD_FOR
-from .effects import discard_card, draw, to_hand
-from .state import State, log
-from .steps import ask, bind, option, push, step
+from games.kilforth.engine.cards.catalogue import REWARD_FOR
+from games.kilforth.engine.cards.effects import discard_card, draw, to_hand
+from games.kilforth.engine.cards.steps import ask, bind, option, push, step
+from games.kilforth.engine.events import article, event
+from games.kilforth.engine.rules.explain import finish
+from games.kilforth.engine.rules.position import card, keywords_of, name, remove_encounter, team_of
+from games.kilforth.engine.state import State, log
+
+_DEFEATED_HOW = {"battle": " in battle", "overcome": " through its weakness"}
+
+
+event(
+    "encounter_defeated",
+    lambda e, c: (
+        f"{c.person(e['seat'])} defeated {c.card(e['card'])}"
+        f"{_DEFEATED_HOW.get(str(e.get('how')), '')}."
+    ),
+    tone="good",
+    fields=("seat", "card", "how"),
+    examples=({"how": "confront"}, {"how": "battle"}, {"how": "overcome"}, {"how": None}),
+)
+event(
+    "trophy",
+    lambda e, c: (
+        f"{c.person(e['seat'])} took the trophy of {c.card(e['card'])}"
+        f"{' (it must be taken)' if e.get('forced') else ''}."
+    ),
+    tone="good",
+    fields=("seat", "card", "forced"),
+    examples=({"forced": True}, {"forced": False}),
+)
 
 
 @step("claim_reward")
 def _claim_reward(state: State, s: dict) -> None:
     """The encounter leaves the map; every hero's successes against it are discarded."""
-    from .actions import remove_encounter
 
     seat, cid = s["seat"], s["enc"]
     if cid not in state.encounters:
@@ -28,6 +53,10 @@ def _claim_reward(state: State, s: dict) -> None:
                 f"give:{m}",
                 f"Give the reward to {state.heroes[m]['name']}",
                 [{"k": "reward_steps", "seat": m, "enc": cid, "own": own_token and m == seat}],
+                explain=f"{'You take' if m == seat else state.heroes[m]['name'] + ' takes'} the "
+                f"reward for {name(cid)}: its loot, rumour and trophy steps.",
+                rule="DEED-8",
+                topic="team",
                 target=m,
             )
             for m in members
@@ -51,19 +80,44 @@ def _reward_steps(state: State, s: dict) -> None:
         return
     deck = REWARD_FOR[c["type"]]
     loot = [
-        option("gold", f"Take {c['gold']} gold", [{"k": "loot_gold", "seat": seat, "enc": cid}]),
-        option("loot", "Draw a loot token", [{"k": "draw_loot", "seat": seat}]),
+        option(
+            "gold",
+            f"Take {c['gold']} gold",
+            [{"k": "loot_gold", "seat": seat, "enc": cid}],
+            explain=f"Take the {c['gold']} gold {name(cid)} is worth; gold counts towards your VP.",
+            rule="REW-1",
+            topic="gold",
+        ),
+        option(
+            "loot",
+            "Draw a loot token",
+            [{"k": "draw_loot", "seat": seat}],
+            explain="Draw a random token from the loot bag instead: gold, or an ability you "
+            "can use once.",
+            rule="REW-1",
+            topic="loot",
+        ),
     ]
     rumour = [
         option(
             "keep",
             f"Keep {name(cid)} as a rumour",
             [{"k": "keep_rumour", "seat": seat, "enc": cid}],
+            explain=finish(
+                f"{name(cid)} goes to your hand as a rumour, bearing its keywords: "
+                + ", ".join(keywords_of(cid))
+            ),
+            rule="REW-2",
+            topic="rumour",
         ),
         option(
             "draw",
-            f"Discard it and draw a {deck} card",
+            f"Discard it and draw {article(deck + ' card')}",
             [{"k": "swap_rumour", "seat": seat, "enc": cid, "deck": deck}],
+            explain=f"Discard {name(cid)} and draw the top card of the {deck} deck into your "
+            "hand as a rumour instead.",
+            rule="REW-2",
+            topic=deck,
         ),
     ]
     push(
@@ -114,6 +168,19 @@ def _swap_rumour(state: State, s: dict) -> None:
         to_hand(state, s["seat"], new)
 
 
+def _trophy_text(cid: str) -> str:
+    """The trophy part of a card's text ('heal 1 HP'), or a plain fallback."""
+    text = str(card(cid).get("text") or "")
+    head, sep, tail = text.partition("Trophy:")
+    out = (tail if sep else "").strip().split(".")[0].strip()
+    return out or "its trophy benefit"
+
+
+@step("trophy_taken")
+def _trophy_taken(state: State, s: dict) -> None:
+    log(state, "trophy", seat=s["seat"], card=s["enc"], forced=False)
+
+
 @step("trophy")
 def _trophy(state: State, s: dict) -> None:
     """REW-4: trophy benefits after loot and rumour steps; optional unless forced."""
@@ -138,9 +205,16 @@ def _trophy(state: State, s: dict) -> None:
             option(
                 "take",
                 "Take the trophy",
-                [{"k": "log_text", "seat": seat, "text": "trophy"}, *steps],
+                [{"k": "trophy_taken", "seat": seat, "enc": cid}, *steps],
+                explain=finish(f"Take the trophy of {name(cid)}: {_trophy_text(cid)}"),
+                rule="REW-4",
             ),
-            option("decline", "Decline the trophy"),
+            option(
+                "decline",
+                "Decline the trophy",
+                explain=f"Skip the trophy of {name(cid)} ({_trophy_text(cid)}).",
+                rule="REW-4",
+            ),
         ],
         card=cid,
     )

@@ -2,10 +2,36 @@
 
 from __future__ import annotations
 
-from .board import active_heroes, card, first_active, loc_index
-from .effects import discard_card, draw
-from .state import State, log
-from .steps import bind, push, step
+from games.kilforth.engine.cards.effects import discard_card, draw
+from games.kilforth.engine.cards.steps import bind, push, step
+from games.kilforth.engine.events import article, event
+from games.kilforth.engine.rules.position import (
+    active_heroes,
+    card,
+    first_active,
+    loc_index,
+    place_encounter,
+)
+from games.kilforth.engine.state import State, log
+
+event("night", "Night falls after day {day}.", tone="night", marker=True)
+event("gloomed", "{loc} fell into gloom.", tone="night")
+event(
+    "night_card",
+    lambda e, c: (
+        f"The {'extra ' if e.get('extra') else ''}night card is {c.card(e['card'])}, "
+        f"{article(str(e['type']))} card for {c.card(e['loc'])}."
+    ),
+    tone="night",
+    fields=("card", "type", "loc", "extra"),
+    examples=({"type": "enemy", "extra": None}, {"type": "weather", "extra": True}),
+)
+event(
+    "dawn",
+    "Dawn: progress against encounters is lost, hiding ends, veiled cards return.",
+    tone="night",
+    marker=True,
+)
 
 
 @step("night")
@@ -42,7 +68,9 @@ def _gloom(state: State, s: dict) -> None:
             if lc["night"] is not None:
                 steps.extend(bind(lc["night"], seat))
             else:
-                steps.append({"k": "lose_hp", "seat": seat, "n": lc["gloom"], "source": "gloom"})
+                # Shadows: the location's gloom value; Gloom: "lose 1 HP".
+                n = lc["gloom"] if state.edition == "shadows" else 1
+                steps.append({"k": "lose_hp", "seat": seat, "n": n, "source": "gloom"})
     if state.weather:
         for seat in active_heroes(state):
             steps.extend(bind(card(state.weather)["nightly"], seat, source="weather"))
@@ -63,6 +91,8 @@ def _darkness(state: State, s: dict) -> None:
     cid = draw(state, "night")
     if cid is None:
         return
+    if not s.get("extra"):
+        state.scratch["night_drawn"] = state.day  # END-1: for `last_day`
     c = card(cid)
     log(state, "night_card", card=cid, type=c["type"], loc=c["location"], extra=s.get("extra"))
     i = loc_index(state, c["location"])
@@ -80,8 +110,6 @@ def _darkness(state: State, s: dict) -> None:
             {"k": "discard_limbo", "card": cid, "cleanup": True},
         )
     else:  # NIGHT-4
-        from .actions import place_encounter
-
         if i is None:
             discard_card(state, cid)
         else:
@@ -113,6 +141,10 @@ def _dawn(state: State, s: dict) -> None:
     for h in state.heroes:
         h["veiled"] = []
     log(state, "dawn", day=state.day)
+    # DAY-7 (Gloom): "First Hero marker passes to the first hero who made Camp" at dawn.
+    if state.edition == "gloom" and state.first_camper is not None:
+        state.first = state.first_camper
+        log(state, "first_hero", seat=state.first)
 
 
 @step("new_day")

@@ -6,15 +6,51 @@ that queued it reads the result afterwards. Calling on fate happens after the di
 
 from __future__ import annotations
 
-from . import rng
-from .board import bonus, card, name, success_min, team_of
-from .state import State, log
-from .steps import ask, option, push, step
+from games.kilforth.engine import rng
+from games.kilforth.engine.cards.effects import discard_card
+from games.kilforth.engine.cards.steps import ask, option, push, step
+from games.kilforth.engine.events import Ctx, event, plural
+from games.kilforth.engine.rules.deeds import resolve_options
+from games.kilforth.engine.rules.position import bonus, card, name, success_min, team_of
+from games.kilforth.engine.state import State, log
+
+
+def _roll(e: dict, c: Ctx) -> str:
+    roller = c.card(e["foe"]) if e.get("foe") else c.person(e.get("seat"))
+    dice = plural(e["dice"], f"{c.attr(e['attr'])} die")
+    return f"{roller} rolled {dice}: {plural(e['successes'], 'success')}."
+
+
+def _fate_called(e: dict, c: Ctx) -> str:
+    paid = "a fate token" if e.get("paid") == "token" else f"the rumour {c.card(e.get('card'))}"
+    return f"{c.person(e['seat'])} called on fate for 1 more success, spending {paid}."
+
+
+event(
+    "roll",
+    _roll,
+    tone="dice",
+    fields=("seat", "foe", "attr", "dice", "successes"),
+    examples=({"foe": None, "dice": 1, "successes": 1}, {"foe": "e.cinder_hound", "dice": 3}),
+)
+event(
+    "reroll",
+    "{seat} used {card} to roll the failed dice again: now {successes:success}.",
+    tone="dice",
+)
+event(
+    "fate_called",
+    _fate_called,
+    tone="dice",
+    fields=("seat", "paid", "card"),
+    examples=({"paid": "token", "card": None}, {"paid": "rumour"}),
+)
 
 
 def dice_sources(state: State, seat: int, attr: str, extra: list | None = None) -> list:
     """TEST-1: every source of dice for this test, as [source, count] pairs."""
-    out = [[src, n] for src, n in bonus(state, seat, attr) if n]
+    # SET-2/TEST-1: race and class are always named, even at 0 ("fight 0: race 0, class 0").
+    out = [[src, n] for src, n in bonus(state, seat, attr) if n or src in ("race", "class")]
     out.extend(extra or [])
     return out
 
@@ -40,10 +76,20 @@ def _test(state: State, s: dict) -> None:
     n = max(0, sum(v for _, v in sources))
     faces = roll(state, n)
     succ = count(state, faces)
-    state.scratch[s["tag"]] = {"seat": seat, "attr": attr, "faces": faces, "succ": succ}
+    state.scratch[s["tag"]] = {
+        "seat": seat,
+        "attr": attr,
+        "faces": faces,
+        "succ": succ,
+        "sources": sources,
+    }
     log(state, "roll", seat=seat, attr=attr, dice=n, sources=sources, faces=faces, successes=succ)
     # Fate offers after seeing the dice: the tester, then each other team member (DEED-6).
     push(state, *[{"k": "fate_offer", "seat": m, "tag": s["tag"]} for m in members])
+
+
+def successes_text(n: int) -> str:
+    return f"{n} success" if n == 1 else f"{n} successes"
 
 
 def can_call_fate(state: State, seat: int) -> bool:
@@ -64,7 +110,16 @@ def _fate_offer(state: State, s: dict) -> None:
     if h["eliminated"] or h["defeated"] or tag not in state.scratch:
         return
     res = state.scratch[tag]
-    opts = [option("accept", f"Accept {res['succ']} success(es)")]
+    opts = [
+        option(
+            "accept",
+            f"Accept {successes_text(res['succ'])}",
+            explain=f"Keep the dice as they are: {successes_text(res['succ'])} of "
+            f"{len(res['faces'])} dice.",
+            rule="TEST-3",
+            topic="success",
+        )
+    ]
     if can_call_fate(state, seat):
         if h["fate"] > 0:
             opts.append(
@@ -72,6 +127,12 @@ def _fate_offer(state: State, s: dict) -> None:
                     "fate",
                     "Call on fate: discard a fate token for +1 success",
                     [{"k": "fate_apply", "seat": seat, "tag": tag, "pay": "token"}],
+                    explain=f"Spend 1 of your {h['fate']} fate tokens to add 1 success "
+                    f"(making {successes_text(res['succ'] + 1)}); you can call on fate once a "
+                    "day.",
+                    rule="TEST-4",
+                    cost="1 fate",
+                    topic="fate",
                 )
             )
         for cid in h["hand"]:
@@ -80,6 +141,12 @@ def _fate_offer(state: State, s: dict) -> None:
                     f"fate:{cid}",
                     f"Call on fate: discard rumour {name(cid)}",
                     [{"k": "fate_apply", "seat": seat, "tag": tag, "pay": cid}],
+                    explain=f"Discard the rumour {name(cid)} from your hand to add 1 success "
+                    f"(making {successes_text(res['succ'] + 1)}); you can call on fate once a "
+                    "day.",
+                    rule="TEST-4",
+                    cost="1 rumour",
+                    topic="fate",
                     card=cid,
                 )
             )
@@ -95,12 +162,16 @@ def _fate_offer(state: State, s: dict) -> None:
                             {"k": "reroll", "seat": seat, "tag": tag, "card": cid},
                             {"k": "fate_offer", "seat": seat, "tag": tag},
                         ],
+                        explain=f"Use {name(cid)} to roll your "
+                        f"{len(fails)} failed {'die' if len(fails) == 1 else 'dice'} again"
+                        + ("; the card is veiled until dawn." if card(cid).get("veil") else "."),
+                        rule="TEST-2",
+                        cost="free",
                         card=cid,
                     )
                 )
     if state.turn == seat and state.phase == "daylight":
         # DAY-11: deeds inside an action; e.g. a loot token that gives fate before calling on it.
-        from .deeds import resolve_options
 
         opts += resolve_options(state, seat, back={"k": "fate_offer", "seat": seat, "tag": tag})
     if len(opts) == 1:
@@ -109,11 +180,13 @@ def _fate_offer(state: State, s: dict) -> None:
         state,
         seat,
         "fate",
-        f"You rolled {res['faces']}: {res['succ']} success(es).",
+        f"You rolled {', '.join(map(str, res['faces'])) or 'no dice'}: "
+        f"{successes_text(res['succ'])}.",
         opts,
         faces=res["faces"],
         successes=res["succ"],
         tester=res["seat"],
+        tag=tag,
     )
 
 
@@ -123,8 +196,6 @@ def _fate_apply(state: State, s: dict) -> None:
     if s["pay"] == "token":
         h["fate"] -= 1
     else:
-        from .effects import discard_card
-
         h["hand"].remove(s["pay"])
         discard_card(state, s["pay"])
     h["fate_day"] = state.day

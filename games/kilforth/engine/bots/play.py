@@ -11,11 +11,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .api import Choice, act, legal
-from .heuristic import heuristic_bot
-from .settings import Settings
-from .setup import new_game
-from .state import State
+from games.kilforth.engine.api import Choice, act, legal
+from games.kilforth.engine.bots.heuristic import heuristic_bot
+from games.kilforth.engine.rules.setup import new_game
+from games.kilforth.engine.settings import Settings
+from games.kilforth.engine.state import State, new_events
 
 Bot = Callable[[State, int, list[Choice], random.Random], str]
 
@@ -35,6 +35,7 @@ class GameRecord:
     result: dict
     day: int
     act_ns: list = field(default_factory=list)
+    history: list = field(default_factory=list)  # every event, when play(keep_history=True)
 
 
 def play(
@@ -44,11 +45,13 @@ def play(
     timed: bool = False,
     on_step: Callable[[State], None] | None = None,
     max_actions: int = 100_000,
+    keep_history: bool = False,
 ) -> tuple:
     """Play one game to the end; returns (final state, GameRecord)."""
     chooser = BOTS[bot]
     r = random.Random(seed ^ 0x5EED)
     state = new_game(settings, seed)
+    history = list(new_events(None, state)) if keep_history else []
     if on_step:
         on_step(state)
     n = 0
@@ -57,15 +60,18 @@ def play(
         seat = state.waiting_for[0]
         choices = legal(state, seat)
         key = chooser(state, seat, choices, r)
+        before = state
         if timed:
             t0 = time.perf_counter_ns()
             state = act(state, seat, key)
             times.append(time.perf_counter_ns() - t0)
         else:
             state = act(state, seat, key)
+        if keep_history:
+            history += new_events(before, state)
         n += 1
         if on_step:
             on_step(state)
         if n > max_actions:
             raise RuntimeError(f"game with seed {seed} did not end in {max_actions} actions")
-    return state, GameRecord(seed, n, state.result, state.day, times)
+    return state, GameRecord(seed, n, state.result, state.day, times, history)

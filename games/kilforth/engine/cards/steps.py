@@ -16,8 +16,18 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping
 
-from .schema import Spec, Table, step_params
-from .state import State, log
+from games.kilforth.engine.cards.schema import Spec, Table, step_params
+from games.kilforth.engine.events import event
+from games.kilforth.engine.state import State, log
+
+event(
+    "prompt",
+    lambda e, c: f"{c.person(e.get('seat', c.viewer))} was asked to {c.phrase(e['kind'])}.",
+    minor=True,
+    fields=("seat", "kind"),
+    examples=({"kind": "turn"},),
+)
+
 
 Handler = Callable[[State, dict], None]
 STEPS: dict[str, Handler] = {}
@@ -27,18 +37,18 @@ CARD_PARAMS: dict[str, Table] = {}
 MAX_STEPS_PER_RUN = 200_000
 
 _MODULES = (
-    "effects",
-    "turn",
-    "actions",
-    "engagement",
-    "dice",
-    "rewards",
-    "deeds",
-    "sagas",
-    "ancients",
-    "night",
-    "limits",
-    "endgame",
+    "cards.effects",
+    "rules.turn",
+    "rules.actions",
+    "rules.engagement",
+    "rules.dice",
+    "rules.rewards",
+    "rules.deeds",
+    "rules.sagas",
+    "rules.ancients",
+    "rules.night",
+    "rules.limits",
+    "rules.endgame",
 )
 
 
@@ -75,7 +85,7 @@ def step(
 def load_all() -> None:
     """Import every module that registers steps (idempotent)."""
     for name in _MODULES:
-        importlib.import_module(f"{__package__}.{name}")
+        importlib.import_module(f"games.kilforth.engine.{name}")
 
 
 def push(state: State, *steps: dict) -> None:
@@ -106,9 +116,41 @@ def run(state: State) -> None:
             raise RuntimeError("step loop did not reach a decision")
 
 
-def option(key: str, label: str, then: list | None = None, **data: object) -> dict:
-    """One answer to a prompt: a stable key, a label, structured data, and its continuation."""
-    return {"key": key, "label": label, "data": data, "then": list(then or [])}
+GROUPS = ("action", "deed", "end", "other")
+
+
+def option(
+    key: str,
+    label: str,
+    then: list | None = None,
+    *,
+    explain: str,
+    rule: str,
+    cost: str = "",
+    group: str = "other",
+    topic: str | None = None,
+    **data: object,
+) -> dict:
+    """One answer to a prompt: a stable key, a label, structured data, and its continuation.
+
+    Beside them (never inside `data`, which bots read) the option states its own facts for
+    players: `explain` (what it costs and does, in one or two plain sentences naming the card,
+    place or amount), `rule` (the rule id that grants it, e.g. "MOVE-1"), `cost` ("1 AP",
+    "free", "5 gold" or ""), `group` (one of GROUPS) and `topic` (a glossary entry, or None).
+    """
+    if group not in GROUPS:  # pragma: no cover - a programming error, never a game state
+        raise ValueError(f"option {key!r}: unknown group {group!r}")
+    return {
+        "key": key,
+        "label": label,
+        "data": data,
+        "then": list(then or []),
+        "explain": explain,
+        "rule": rule,
+        "cost": cost,
+        "group": group,
+        "topic": topic,
+    }
 
 
 def ask(
@@ -127,7 +169,7 @@ def ask(
         "options": options,
         **extra,
     }
-    log(state, "prompt", vis=seat, kind=kind, id=state.prompt_seq)
+    log(state, "prompt", vis=seat, seat=seat, kind=kind, id=state.prompt_seq)
 
 
 def abort_turn(state: State) -> None:

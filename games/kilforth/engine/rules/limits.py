@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from .board import name
-from .effects import discard_card, remove_asset
-from .state import State, log
-from .steps import ask, option, step
+from games.kilforth.engine.cards.effects import discard_card, remove_asset
+from games.kilforth.engine.cards.steps import ask, option, step
+from games.kilforth.engine.events import event
+from games.kilforth.engine.rules.position import name
+from games.kilforth.engine.state import State, log
+
+event(
+    "limit_discard",
+    "{seat} discarded {card} to stay within the limit of {limit}.",
+    types={"limit": "count"},
+)
+
 
 LIMIT = 6
 
@@ -23,6 +31,9 @@ def _limits(state: State, s: dict) -> None:
                     f"drop:{c}",
                     f"Discard {label} {name(c)}",
                     [{"k": "limit_drop", "seat": seat, "zone": zone, "card": c}, again],
+                    explain=f"Discard {name(c)}: you have {len(h[zone])} {label}s and may keep "
+                    f"at most {LIMIT}.",
+                    rule="LIM-1",
                     card=c,
                 )
                 for c in h[zone]
@@ -47,4 +58,4 @@ def _limit_drop(state: State, s: dict) -> None:
     else:
         h[s["zone"]].remove(c)
     discard_card(state, c)
-    log(state, "limit_discard", seat=seat, card=c, zone=s["zone"])
+    log(state, "limit_discard", seat=seat, card=c, zone=s["zone"], limit=LIMIT)

@@ -9,11 +9,47 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .board import card, gold_value, keywords_of, name
-from .cards import content
-from .effects import add_asset, discard_card, remove_asset
-from .state import State, log
-from .steps import ask, option, push, step
+from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.cards.effects import add_asset, discard_card, remove_asset
+from games.kilforth.engine.cards.steps import ask, option, push, step
+from games.kilforth.engine.events import Ctx, event
+from games.kilforth.engine.rules.explain import card_text, finish, plural
+from games.kilforth.engine.rules.position import card, gold_value, keywords_of, name
+from games.kilforth.engine.state import State, log
+
+_KEYWORD_PAID = {"discard": "discarding", "sacrifice": "sacrificing", "keep": "showing"}
+
+
+def _chapter_completed(e: dict, c: Ctx) -> str:
+    free = " for free" if e.get("free") else ""
+    what = "the interlude of chapter" if e.get("interlude") else "chapter"
+    return f"{c.person(e['seat'])} completed {what} {e['chapter']} of their saga{free}!"
+
+
+event("chapter_paid", "{seat} paid {gold:gold} towards a saga chapter.")
+event(
+    "keyword_paid",
+    lambda e, c: (
+        f"{c.person(e['seat'])} paid a saga keyword by "
+        f"{_KEYWORD_PAID.get(str(e.get('how')), 'using')} {c.card(e['card'])}."
+    ),
+    fields=("seat", "card", "how"),
+    examples=tuple({"how": h} for h in (*_KEYWORD_PAID, None)),
+)
+event(
+    "chapter_completed",
+    _chapter_completed,
+    tone="big",
+    fields=("seat", "chapter", "free", "interlude"),
+    examples=({"free": True, "interlude": False}, {"free": False, "interlude": True}),
+)
+event("skill_gained", "{seat} learned the skill {card}.", tone="good")
+event("finale_attempt", "{seat} worked on the finale of their saga: {total} of {need:success}.")
+event(
+    "interlude_attempt", "{seat} worked on the interlude of their saga: {total} of {need:success}."
+)
+event("finale_completed", "{seat} completed the finale of {saga}!", tone="big")
+event("totem_sold", "{seat} gave up the totem for {gold:gold}.")
 
 
 def saga(state: State, seat: int) -> dict:
@@ -87,6 +123,14 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
                     "regale",
                     f"Attempt interlude ({il['attr']} {il['need']})",
                     act(seat, *_attempt(seat, il["attr"], il["need"], "interlude")),
+                    explain=_attempt_text(state, seat, il["attr"], il["need"], "interlude")
+                    + " Then you pay 5 gold"
+                    + _kw_text(chapter_keywords(state, seat))
+                    + ", gain 1 max HP and may learn a skill.",
+                    rule="SAGA-8",
+                    cost="1 AP",
+                    group="action",
+                    topic="regale",
                 )
             )
     elif st is not None:
@@ -100,6 +144,14 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
                     "regale",
                     f"Complete chapter {h['chapter']}",
                     act(seat, {"k": "pay_chapter", "seat": seat}),
+                    explain=f"Spend 1 AP and {chapter_cost(state, seat)} gold"
+                    + _kw_text(chapter_keywords(state, seat))
+                    + f" to complete chapter {h['chapter']} of {saga(state, seat)['name']}: "
+                    "max HP and HP +1, and you may learn a skill.",
+                    rule="REG-1",
+                    cost=f"1 AP, {chapter_cost(state, seat)} gold",
+                    group="action",
+                    topic="regale",
                 )
             )
     elif h["chapter"] == 5:
@@ -110,9 +162,31 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
                     "regale",
                     f"Attempt the finale ({fin['attr']} {fin['need']})",
                     act(seat, *_attempt(seat, fin["attr"], fin["need"], "finale")),
+                    explain=_attempt_text(state, seat, fin["attr"], fin["need"], "finale")
+                    + " Completing it gives you your totem and wakes the ancient.",
+                    rule="SAGA-6",
+                    cost="1 AP",
+                    group="action",
+                    topic="regale",
                 )
             )
     return opts
+
+
+def _kw_text(kws: list[str]) -> str:
+    """' and one card for each keyword: fire, title' (SAGA-1), or nothing."""
+    return f" and one card for each keyword: {', '.join(kws)}" if kws else ""
+
+
+def _attempt_text(state: State, seat: int, attr: str, need: int, what: str) -> str:
+    """SAGA-6/SAGA-8: a test whose successes pile up for the day, at this location."""
+    prog = state.heroes[seat]["saga_progress"]
+    have = prog["n"] if prog["day"] == state.day else 0
+    so_far = f" (you have {have} so far)" if have else ""
+    return (
+        f"Spend 1 AP to test your {attr} for your {what}: "
+        f"{plural(need, 'success', 'successes')} in total today{so_far} complete it."
+    )
 
 
 def _attempt(seat: int, attr: str, need: int, what: str) -> list[dict]:
@@ -158,6 +232,9 @@ def _pay_keywords(state: State, s: dict) -> None:
                         {"k": "kw_pay", "seat": seat, "card": c, "how": "discard"},
                         {**rest, "used": used},
                     ],
+                    explain=f"Discard the rumour {name(c)} from your hand to pay the keyword {kw}.",
+                    rule="SAGA-1",
+                    topic="keyword",
                     card=c,
                 )
             )
@@ -167,6 +244,10 @@ def _pay_keywords(state: State, s: dict) -> None:
                     f"keep:{c}",
                     f"Select {name(c)} and keep it",
                     [{**rest, "used": used + [c]}],
+                    explain=f"Your asset {name(c)} pays the keyword {kw} and stays in play "
+                    "(it cannot pay another keyword of this chapter).",
+                    rule="SAGA-1",
+                    topic="keyword",
                     card=c,
                 )
             )
@@ -178,6 +259,10 @@ def _pay_keywords(state: State, s: dict) -> None:
                         {"k": "kw_pay", "seat": seat, "card": c, "how": "sacrifice"},
                         {**rest, "used": used + [c]},
                     ],
+                    explain=f"Your asset {name(c)} pays the keyword {kw}, then you give it up "
+                    f"for its value of {gold_value(c)} gold.",
+                    rule="SAGA-1",
+                    topic="keyword",
                     card=c,
                 )
             )
@@ -197,6 +282,16 @@ def _kw_pay(state: State, s: dict) -> None:
     log(state, "keyword_paid", seat=seat, card=c, how=s["how"])
 
 
+def _skill_text(sk: str) -> str:
+    """'Learn Quiet Step, a level 1 shadow skill: +1 sneak.' from the skill card."""
+    c = card(sk)
+    bits = [f"{v:+d} {a}" for a, v in (c.get("bonus") or {}).items() if v]
+    if c.get("text"):
+        bits.append(str(c["text"]).strip().rstrip("."))
+    what = f"Learn {c['name']}, a level {c['level']} {c['type']} skill"
+    return finish(what + (": " + "; ".join(bits) if bits else ""))
+
+
 def _skill_options(state: State, seat: int, level: int) -> list[dict]:
     h = state.heroes[seat]
     held = {sk for x in state.heroes for sk in x["skills"]}
@@ -210,6 +305,8 @@ def _skill_options(state: State, seat: int, level: int) -> list[dict]:
                     f"skill:{sk}",
                     f"Gain skill {c['name']}",
                     [{"k": "gain_skill", "seat": seat, "card": sk}],
+                    explain=_skill_text(sk),
+                    rule="SAGA-4",
                     card=sk,
                 )
             )
@@ -234,7 +331,14 @@ def _chapter_complete(state: State, s: dict) -> None:
     then = []
     skills = _skill_options(state, seat, n)
     if skills:
-        skills.append(option("noskill", "Take no skill"))
+        skills.append(
+            option(
+                "noskill",
+                "Take no skill",
+                explain=f"Learn no level {n} skill now; the skills stay for others to take.",
+                rule="SAGA-4",
+            )
+        )
         then.append(
             {
                 "k": "ask_step",
@@ -277,8 +381,18 @@ def _catch_up(state: State, s: dict) -> None:
                 "complete",
                 "Complete it for free",
                 [{"k": "chapter_complete", "seat": seat, "free": True}],
+                explain=f"Complete chapter {h['chapter']} at once without paying AP, gold or "
+                "keywords: max HP and HP +1, and you may learn a skill.",
+                rule="SAGA-5",
+                topic="chapter",
             ),
-            option("decline", "Decline"),
+            option(
+                "decline",
+                "Decline",
+                explain=f"Leave chapter {h['chapter']} as it is, to complete it later.",
+                rule="SAGA-5",
+                topic="chapter",
+            ),
         ],
     )
 
@@ -328,11 +442,18 @@ def _finale_complete(state: State, s: dict) -> None:
                     "asset",
                     f"Put {name(totem)} into play",
                     [{"k": "totem", "seat": seat, "keep": True}],
+                    explain=f"Keep your totem as an asset. {card_text(totem)}",
+                    rule="SAGA-7",
+                    topic="asset",
                 ),
                 option(
                     "gold",
                     f"Remove it for {gold_value(totem)} gold",
                     [{"k": "totem", "seat": seat, "keep": False}],
+                    explain=f"Take {gold_value(totem)} gold and remove {name(totem)} from the "
+                    "game.",
+                    rule="SAGA-7",
+                    topic="gold",
                 ),
             ],
         },

@@ -18,13 +18,13 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 
-from .api import act, legal
-from .bots import BOTS
-from .cards import content
-from .settings import Settings
-from .setup import new_game
-from .simulate import Report, percentile
-from .state import State
+from games.kilforth.engine.api import act, legal
+from games.kilforth.engine.bots.play import BOTS
+from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.rules.setup import new_game
+from games.kilforth.engine.settings import Settings
+from games.kilforth.engine.simulation.simulate import Report, percentile
+from games.kilforth.engine.state import State, new_events
 
 TOP_CARDS = 10
 
@@ -53,13 +53,14 @@ def play_game(
     bots: list[str],
     times: list[int] | None = None,
     max_actions: int = 100_000,
-) -> tuple[State, int]:
+) -> tuple[State, int, list[dict]]:
     """Play one game to the end with bots[seat] deciding for each seat.
 
     With the same level at every seat the bots share one generator seeded like bots.play(), so
     the figures of the old single-bot simulation are reproduced exactly.
     """
     state = new_game(settings, seed)
+    history = list(new_events(None, state))
     if len(set(bots)) == 1:
         shared = random.Random(seed ^ 0x5EED)
         rngs = [shared] * len(bots)
@@ -71,26 +72,28 @@ def play_game(
         seat = state.waiting_for[0]
         choices = legal(state, seat)
         key = choosers[seat](state, seat, choices, rngs[seat])
+        before = state
         if times is not None:
             t0 = time.perf_counter_ns()
             state = act(state, seat, key)
             times.append(time.perf_counter_ns() - t0)
         else:
             state = act(state, seat, key)
+        history += new_events(before, state)
         n += 1
         if n > max_actions:
             raise RuntimeError(f"game with seed {seed} did not end in {max_actions} actions")
-    return state, n
+    return state, n, history
 
 
-def outcome(state: State, bots: list[str]) -> dict:
-    """What one finished game says about each seat (JSON types only)."""
+def outcome(state: State, bots: list[str], history: list[dict]) -> dict:
+    """What one finished game (and its whole log, `history`) says about each seat."""
     res = state.result or {}
     mode = state.mode
     winners = list(res.get("winners", []))
     reward_ids = set(content().by_kind["reward"])
     acquired: set[str] = set()
-    for e in state.log:
+    for e in history:
         if e["e"] in ("rumour_gained", "asset_gained") and e.get("card") in reward_ids:
             acquired.add(e["card"])
     seats = []
@@ -144,9 +147,9 @@ def run(
     reasons: Counter = Counter()
     t0 = time.perf_counter()
     for i in range(games):
-        state, n = play_game(settings, seed + i, bots, times)
+        state, n, history = play_game(settings, seed + i, bots, times)
         actions += n
-        out = outcome(state, bots)
+        out = outcome(state, bots, history)
         reasons[out["reason"]] += 1
         outcomes.append(out)
         if progress:

@@ -9,20 +9,77 @@ from __future__ import annotations
 
 from collections import deque
 
-from .board import (
+from games.kilforth.engine.cards.effects import discard_card, lose_hp, remove_asset
+from games.kilforth.engine.cards.steps import abort_turn, ask, option, push, step
+from games.kilforth.engine.events import Ctx, event, join, plural
+from games.kilforth.engine.rules.deeds import OFFER_CAP, engagement_deeds, team_option
+from games.kilforth.engine.rules.explain import place
+from games.kilforth.engine.rules.position import (
     all_enemies_at,
     attr_total,
     card,
     enemies_for,
+    gold_value,
     heroes_at,
+    leave_location,
     name,
     neighbours,
     team_of,
 )
-from .state import State, log
-from .steps import abort_turn, ask, option, push, step
+from games.kilforth.engine.state import State, log
 
-OFFER_CAP = 3  # offers (team/exchange) per turn: stops endless propose/decline loops
+
+def _battle(e: dict, c: Ctx) -> str:
+    who, foe = c.person(e["seat"]), c.card(e["card"])
+    team = e.get("team") or []
+    extra = f" together with {c.people(team[1:])}" if len(team) > 1 else ""
+    first = {"foe": f"; {foe} strikes first", "hero": f"; {who} strikes first"}
+    return f"Battle: {who}{extra} against {foe}{first.get(str(e.get('surprise')), '')}."
+
+
+def _skirmish(e: dict, c: Ctx) -> str:
+    foe = c.card(e["card"])
+    hurt = [f"{c.person(m)} lost {plural(n, 'HP')}" for m, n in (e.get("taken") or []) if n]
+    return (
+        f"Round {e['round']} against {foe}: {plural(e['dealt'], 'hit')} dealt, "
+        f"{join(hurt) or 'nobody was hurt'}; {foe} has {e['foe_hp']} HP left."
+    )
+
+
+event("engage", "{seat} faces {card}.", tone="battle")
+event("evade_failed", "{seat} could not slip past {card} and was spotted.", tone="bad")
+event("evaded", "{seat} slipped past {card} unseen.", tone="good")
+event(
+    "battle",
+    _battle,
+    tone="battle",
+    fields=("seat", "card", "surprise", "team"),
+    examples=(
+        {"surprise": None, "team": [0]},
+        {"surprise": "foe", "team": [0, 1]},
+        {"surprise": "hero", "team": [0, 1, 2]},
+    ),
+)
+event(
+    "skirmish",
+    _skirmish,
+    tone="battle",
+    fields=("seat", "card", "round", "dealt", "taken", "foe_hp"),
+    examples=({"taken": [[0, 2], [1, 1]]}, {"taken": [[0, 0]], "dealt": 1}),
+)
+event("escape", "{seat} escaped from {card}.")
+event(
+    "hero_defeated",
+    lambda e, c: (
+        f"{c.person(e['seat'])} was defeated"
+        + (f", dropped {plural(e['gold_lost'], 'gold')}" if e.get("gold_lost") else "")
+        + " and was carried back to the centre."
+    ),
+    tone="bad",
+    fields=("seat", "gold_lost"),
+    examples=({"gold_lost": 0}, {"gold_lost": 3}),
+)
+event("card_lost", "{seat} lost {card}.", tone="bad")
 
 
 @step("engage_all")
@@ -45,6 +102,10 @@ def _engage_all(state: State, s: dict) -> None:
             f"engage:{cid}",
             f"Engage {name(cid)} first",
             [{"k": "engage", "seat": seat, "enc": cid}, {"k": "engage_all", "seat": seat}],
+            explain=f"Face {name(cid)} (fight {card(cid)['fight']}, health "
+            f"{card(cid)['health']}) first; the other enemies here come after it.",
+            rule="DAY-4",
+            topic="enemy",
             card=cid,
         )
         for cid in foes
@@ -94,11 +155,20 @@ def _engage(state: State, s: dict) -> None:
                     {"k": "unhide", "seat": seat},
                     {"k": "battle_start", "seat": seat, "enc": cid, "surprise": "hero"},
                 ],
+                explain=f"Stop hiding and fight {name(cid)} (fight {c['fight']}, health "
+                f"{c['health']}) with surprise: 1 extra die in the first round.",
+                rule="ENG-3",
+                topic="surprise",
             ),
             option(
                 "evade",
                 f"Stay hidden and try to evade (sneak vs {c['sneak']})",
                 [{"k": "evade", "seat": seat, "enc": cid}],
+                explain=f"Roll your {attr_total(state, seat, 'sneak')} sneak dice: "
+                f"{c['sneak']} or more successes slip past {name(cid)} for today; fewer and "
+                "you are found and it strikes first.",
+                rule="ENG-4",
+                topic="evade",
             ),
         ]
         if state.settings["auto_evasion"] and attr_total(state, seat, "sneak") > c["sneak"]:
@@ -107,6 +177,11 @@ def _engage(state: State, s: dict) -> None:
                     "auto_evade",
                     "Evade automatically (your sneak is higher)",
                     [{"k": "evaded", "seat": seat, "enc": cid}],
+                    explain=f"Your sneak ({attr_total(state, seat, 'sneak')}) is higher than "
+                    f"that of {name(cid)} ({c['sneak']}), so you slip past it for today without "
+                    "a roll.",
+                    rule="ENG-5",
+                    topic="evade",
                 )
             )
         ask(state, seat, "hidden_engage", f"{name(cid)} is here and you are hidden", opts, card=cid)
@@ -114,25 +189,48 @@ def _engage(state: State, s: dict) -> None:
     partners = team_partners(state, seat)
     surprise = "foe" if foe_surprise(state, seat, cid) else None
     fight = {"k": "battle_start", "seat": seat, "enc": cid, "surprise": surprise}
-    if partners and state.offers < OFFER_CAP and not s.get("asked"):
-        opts = [option("alone", "Fight alone", [fight])]
+
+    # DAY-11: every deed whose restriction is met may be used here, before the battle.
+    deeds = [] if s.get("asked") else engagement_deeds(state, seat, cid, back=dict(s))
+    if not (partners and state.offers < OFFER_CAP):
+        partners = []
+    if (partners or deeds) and not s.get("asked"):
+        fc = card(cid)
+        opts = [
+            option(
+                "alone",
+                "Fight alone" if partners else "Fight",
+                [fight],
+                explain=f"Battle {name(cid)} (fight {fc['fight']}, health {fc['health']})"
+                + (" on your own" if partners else "")
+                + (
+                    "; it has surprise and rolls 1 extra die in the first round."
+                    if surprise
+                    else "."
+                ),
+                rule="ENG-6",
+                topic="fight",
+            )
+        ]
         for t in partners:
             opts.append(
-                option(
-                    f"team:{t}",
-                    f"Propose a team to {state.heroes[t]['name']}",
+                team_option(
+                    state,
+                    t,
                     [
                         {"k": "team_offer", "seat": seat, "target": t},
                         {"k": "engage", "seat": seat, "enc": cid, "asked": True},
                     ],
-                    target=t,
                 )
             )
+        opts += deeds
         ask(
             state,
             seat,
             "engage_team",
-            f"Engage {name(cid)}: fight alone or ask for help?",
+            f"Engage {name(cid)}: fight alone or ask for help?"
+            if partners
+            else f"Engage {name(cid)}: fight, or use a deed first?",
             opts,
             card=cid,
         )
@@ -178,6 +276,8 @@ def _battle_start(state: State, s: dict) -> None:
     """ENG-6: the foe gets HP equal to its health."""
     cid = s["enc"]
     state.encounters[cid]["hp"] = card(cid)["health"] or 1
+    state.scratch["engagement"] = {"seat": s["seat"], "foe": cid, "round": 1}
+    state.scratch["engagement"]["surprise"] = s["surprise"]
     log(
         state,
         "battle",
@@ -196,6 +296,8 @@ def _battle_start(state: State, s: dict) -> None:
 def _battle_round(state: State, s: dict) -> None:
     """ENG-7: hero(es) and foe each make a fight test; surprise adds 1 die in round 1."""
     seat, cid, rnd = s["seat"], s["enc"], s["round"]
+    if state.scratch.get("engagement", {}).get("foe") == cid:
+        state.scratch["engagement"]["round"] = rnd  # for view()
     members = [m for m in team_of(state, seat) if not state.heroes[m]["defeated"]]
     steps = []
     for m in members:
@@ -217,7 +319,6 @@ def _battle_round(state: State, s: dict) -> None:
 @step("skirmish")
 def _skirmish(state: State, s: dict) -> None:
     """Losses apply simultaneously; then foe-defeated, then hero-defeated checks (DEED-7)."""
-    from .effects import lose_hp
 
     seat, cid, members = s["seat"], s["enc"], s["members"]
     info = state.encounters[cid]
@@ -279,21 +380,33 @@ def _battle_next(state: State, s: dict) -> None:
 
 @step("battle_choice")
 def _battle_choice(state: State, s: dict) -> None:
-    """ENG-10: after a round, fight on or escape; DAY-11: resolve deeds may be used here too."""
-    from .deeds import resolve_options
+    """ENG-10: after a round, fight on or escape; DAY-11: every deed may be used here too."""
 
     seat, cid = s["seat"], s["enc"]
     info = state.encounters[cid]
     nxt = {"k": "battle_round", "seat": seat, "enc": cid, "round": s["round"] + 1, "surprise": None}
+    hp = state.heroes[seat]["hp"]
     opts = [
-        option("fight", "Fight another round", [nxt]),
+        option(
+            "fight",
+            "Fight another round",
+            [nxt],
+            explain=f"Roll another battle round against {name(cid)}, which has {info['hp']} HP "
+            f"left; you have {hp} HP.",
+            rule="ENG-6",
+            topic="fight",
+        ),
         option(
             "escape",
             "Escape (make camp, end your turn)",
             [{"k": "escape", "seat": seat, "enc": cid}],
+            explain=f"Flee from {name(cid)}: you make camp, your turn ends and you go to the "
+            "nearest location without enemies; it heals back to full.",
+            rule="ENG-10",
+            topic="escape",
         ),
     ]
-    opts += resolve_options(state, seat, back=dict(s))
+    opts += engagement_deeds(state, seat, cid, back=dict(s))
     ask(
         state,
         seat,
@@ -342,6 +455,9 @@ def _escape(state: State, s: dict) -> None:
                 f"to:{state.map[j]['id']}",
                 f"Escape to {name(state.map[j]['id'])}",
                 [{"k": "escape_to", "seat": seat, "to": j}],
+                explain=f"Flee to {place(state, j, seat)}",
+                rule="ENG-10",
+                topic="escape",
                 loc=j,
             )
             for j in dests
@@ -353,7 +469,6 @@ def _escape(state: State, s: dict) -> None:
 
 @step("escape_to")
 def _escape_to(state: State, s: dict) -> None:
-    from .actions import leave_location
 
     seat = s["seat"]
     if s["to"] is not None:
@@ -368,7 +483,6 @@ def _escape_to(state: State, s: dict) -> None:
 @step("defeat")
 def _defeat(state: State, s: dict) -> None:
     """ENG-9: make camp, turn ends, gold to pool, lose 1 asset or rumour, go to the centre."""
-    from .actions import leave_location
 
     seat = s["seat"]
     h = state.heroes[seat]
@@ -398,6 +512,9 @@ def _lose_card(state: State, s: dict) -> None:
             f"lose:{c}",
             f"Discard rumour {name(c)}",
             [{"k": "lose_card_apply", "seat": seat, "card": c}],
+            explain=f"You were defeated and must lose one card: discard the rumour {name(c)} "
+            "from your hand.",
+            rule="ENG-9",
             card=c,
         )
         for c in h["hand"]
@@ -407,6 +524,9 @@ def _lose_card(state: State, s: dict) -> None:
             f"lose:{c}",
             f"Sacrifice {name(c)}",
             [{"k": "lose_card_apply", "seat": seat, "card": c}],
+            explain=f"You were defeated and must lose one card: give up your asset {name(c)} "
+            f"(worth {gold_value(c)} gold).",
+            rule="ENG-9",
             card=c,
         )
         for c in h["assets"]
@@ -421,7 +541,6 @@ def _lose_card(state: State, s: dict) -> None:
 
 @step("lose_card_apply")
 def _lose_card_apply(state: State, s: dict) -> None:
-    from .effects import discard_card, remove_asset
 
     seat, c = s["seat"], s["card"]
     h = state.heroes[seat]

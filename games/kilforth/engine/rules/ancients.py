@@ -6,11 +6,72 @@ the plot cards it absorbed on assault (ANC-3). Its plot deck is decks["plots:<id
 
 from __future__ import annotations
 
-from .board import active_heroes, card, first_active, loc_index, name, team_of
-from .cards import content
-from .effects import gain_loot, to_hand
-from .state import State, log
-from .steps import abort_turn, bind, option, push, step
+from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.cards.effects import discard_card, gain_loot, lose_hp, to_hand
+from games.kilforth.engine.cards.steps import abort_turn, bind, option, push, step
+from games.kilforth.engine.events import Ctx, event, join, plural
+from games.kilforth.engine.rules.position import (
+    active_heroes,
+    card,
+    first_active,
+    loc_index,
+    name,
+    team_of,
+)
+from games.kilforth.engine.state import State, log
+
+
+def _plot_attempt(e: dict, c: Ctx) -> str:
+    verdict = "and defeated it" if e.get("defeated") else "not enough yet"
+    return (
+        f"{c.person(e['seat'])} worked against the plot {c.card(e['plot'])}: "
+        f"{plural(e['successes'], 'success')}, {verdict}."
+    )
+
+
+def _assault(e: dict, c: Ctx) -> str:
+    team = e.get("team") or []
+    extra = f" with {c.people(team[1:])}" if len(team) > 1 else ""
+    return f"{c.person(e['seat'])} assaults {c.card(e['ancient'])}{extra}!"
+
+
+def _taken(e: dict, c: Ctx) -> str:
+    parts = [f"{c.person(m)} lost {plural(n, 'HP')}" for m, n in (e.get("taken") or []) if n]
+    return join(parts) if parts else "nobody was hurt"
+
+
+def _ancient_skirmish(e: dict, c: Ctx) -> str:
+    return (
+        f"Against {c.card(e['ancient'])}: the heroes dealt {plural(e['dealt'], 'hit')}, "
+        f"{_taken(e, c)}; it has {e['hp']} HP left."
+    )
+
+
+event(
+    "plot_attempt",
+    _plot_attempt,
+    fields=("seat", "plot", "successes", "defeated"),
+    examples=({"defeated": True}, {"defeated": False, "successes": 1}),
+)
+event("ancient_enters", "{ancient} awakens at {loc}!", tone="big")
+event("plot_joins", "The plot {plot} feeds {ancient}.", tone="bad")
+event(
+    "assault",
+    _assault,
+    tone="battle",
+    fields=("seat", "ancient", "team"),
+    examples=({"team": [0]}, {"team": [0, 1, 2]}),
+)
+event(
+    "ancient_skirmish",
+    _ancient_skirmish,
+    tone="battle",
+    fields=("seat", "ancient", "dealt", "taken", "hp"),
+    examples=({"taken": [[0, 1], [1, 0]]}, {"taken": [[0, 0]], "dealt": 1}),
+)
+event("ancient_defeated", "{seat} has slain {ancient}!", tone="big")
+event("hero_eliminated", "{seat} fell before the ancient and is out of the game.", tone="bad")
+event("plot_enters", "{ancient} schemes: {plot} appears at {loc}.", tone="bad")
 
 
 def ancient_stats(state: State, anc: dict) -> tuple[int, int]:
@@ -43,6 +104,13 @@ def plot_options(state: State, seat: int) -> list[dict]:
                     {"k": "disband_after_test", "seat": seat},
                     {"k": "after_action", "seat": seat},
                 ],
+                explain=f"Spend 1 AP to test your {p['attr']} against the plot {p['name']}: "
+                f"with {p['need']} or more successes you defeat it, take it as a rumour and draw "
+                "a loot token.",
+                rule="CLEAR-2",
+                cost="1 AP",
+                group="action",
+                topic="clear",
                 card=pid,
             )
         )
@@ -94,10 +162,31 @@ def assault_options(state: State, seat: int) -> list[dict]:
                             {"k": "assault", "seat": seat, "anc": k},
                             {"k": "turn_menu", "seat": seat},
                         ],
+                        explain=_assault_text(state, anc),
+                        rule="DEED-1",
+                        cost="free",
+                        group="deed",
+                        topic="assault",
                         ancient=anc["id"],
                     )
                 )
     return opts
+
+
+def _assault_text(state: State, anc: dict) -> str:
+    """DEED-1/ANC-3/ANC-4: what the battle will be, from the ancient and its plots."""
+    plots = sum(1 for loc in state.map for p in loc["plots"] if card(p)["ancient"] == anc["id"])
+    health, fight = ancient_stats(state, anc)
+    joined = (
+        f"; its {plots} plot{'s' if plots != 1 else ''} on the map join it and make it stronger"
+        if plots
+        else ""
+    )
+    return (
+        f"Free: attack {name(anc['id'])} (fight {fight}, {health - anc['damage']} HP left)"
+        f"{joined}. "
+        "No surprise, no evading and no escape: falling in this battle puts you out of the game."
+    )
 
 
 @step("assault")
@@ -137,7 +226,6 @@ def _ancient_round(state: State, s: dict) -> None:
 
 @step("ancient_skirmish")
 def _ancient_skirmish(state: State, s: dict) -> None:
-    from .effects import lose_hp
 
     anc = state.ancients[s["anc"]]
     members = s["members"]
@@ -177,7 +265,6 @@ def _ancient_skirmish(state: State, s: dict) -> None:
 @step("eliminate")
 def _eliminate(state: State, s: dict) -> None:
     """ANC-6: cards and tokens return to discards and pools; the hero no longer counts."""
-    from .effects import discard_card
 
     seat = s["seat"]
     h = state.heroes[seat]

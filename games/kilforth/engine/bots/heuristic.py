@@ -25,11 +25,11 @@ from collections import deque
 from functools import lru_cache
 from math import comb
 
-from .api import Choice
-from .board import neighbours
-from .cards import ATTRS, REWARD_DECKS, content
-from .state import State
-from .view import view
+from games.kilforth.engine.api import Choice
+from games.kilforth.engine.cards.catalogue import ATTRS, REWARD_DECKS, content
+from games.kilforth.engine.rules.position import neighbours
+from games.kilforth.engine.state import State
+from games.kilforth.engine.view import view
 
 STRICT = False  # tests set this to surface internal errors instead of falling back
 TEST_KEYS = ("confront:", "clear:", "regale", "assault:")
@@ -693,7 +693,7 @@ def _turn_scores(m: Mind) -> dict[str, float]:
             s = 1
         elif key.startswith("team:"):
             s = -10
-        elif key.startswith("give:"):
+        elif key.startswith(("give:", "trade:")):
             s = -10
         scores[key] = s
     # Co-op: before a test here, ask a companion to team up (+1 die).

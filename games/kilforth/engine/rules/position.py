@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .cards import ATTRS, content
-from .state import State
+from games.kilforth.engine.cards.catalogue import ATTRS, content
+from games.kilforth.engine.state import State
 
 
 def card(cid: str) -> dict:
@@ -71,7 +71,7 @@ def is_enemy_for(state: State, cid: str, seat: int) -> bool:
 
 
 def enemies_for(state: State, seat: int) -> list[str]:
-    """Enemies this hero must engage at its location (evaded ones are ignored until dawn)."""
+    """Enemies this hero must engage at its location (evaded ones are ignored: ENG-4)."""
     h = state.heroes[seat]
     return [
         cid
@@ -164,3 +164,44 @@ def team_of(state: State, seat: int) -> list[int]:
 
 def encounter_value(cid: str, attr: str) -> int:
     return card(cid)[attr] if attr in ATTRS else 0
+
+
+# -- changes to the position that many rules share (leaving a place, encounters on the map)
+
+
+def clear_progress(state: State, seat: int) -> None:
+    """CONF-3: drop this hero's accumulated successes against encounters."""
+    key = str(seat)
+    for info in state.encounters.values():
+        info["progress"].pop(key, None)
+
+
+def leave_location(state: State, seat: int) -> None:
+    """Leaving loses confront successes (CONF-3), finale/interlude successes (SAGA-6) and
+    evasions (ENG-4: ignored "until the day ends or you leave the location")."""
+    clear_progress(state, seat)
+    for info in state.encounters.values():
+        if seat in info["evaded"]:
+            info["evaded"].remove(seat)
+    state.heroes[seat]["saga_progress"] = {"n": 0, "day": 0}
+
+
+def place_encounter(state: State, cid: str, i: int, fresh: int = -1) -> None:
+    state.map[i]["enc"].append(cid)
+    state.encounters[cid] = {
+        "loc": i,
+        "progress": {},
+        "enemies": [],
+        "fresh": fresh,
+        "token_turn": -1,
+        "evaded": [],
+        "hp": None,
+    }
+
+
+def remove_encounter(state: State, cid: str) -> None:
+    """Take an encounter off the map; tokens go back to their heroes."""
+    info = state.encounters.pop(cid)
+    state.map[info["loc"]]["enc"].remove(cid)
+    for seat in info["enemies"]:
+        state.heroes[seat]["enemy_tokens"] += 1

@@ -6,12 +6,131 @@ card conservation holds by construction.
 
 from __future__ import annotations
 
-from . import rng
-from .board import card, first_active, hero_name, unique_keywords
-from .cards import ATTRS, REWARD_DECKS
-from .schema import BOOL, INT, STEPS, STR, ListOf, Table, one_of
-from .state import State, log
-from .steps import ask, bind, option, push, step
+from games.kilforth.engine import rng
+from games.kilforth.engine.cards.catalogue import ATTRS, REWARD_DECKS, content
+from games.kilforth.engine.cards.schema import BOOL, INT, STEPS, STR, ListOf, Table, one_of
+from games.kilforth.engine.cards.steps import ask, bind, option, push, step
+from games.kilforth.engine.events import Ctx, event, plural
+from games.kilforth.engine.rules.explain import finish
+from games.kilforth.engine.rules.position import (
+    card,
+    first_active,
+    hero_name,
+    leave_location,
+    unique_keywords,
+)
+from games.kilforth.engine.state import State, log
+
+
+def _gold_gained(e: dict, c: Ctx) -> str:
+    src = c.source(e.get("source"), "from")
+    return f"{c.person(e['seat'])} gained {plural(e['n'], 'gold')}{src}."
+
+
+def _text(e: dict, c: Ctx) -> str:
+    text = str(e.get("text") or "").strip()
+    if text == "trophy":  # older games logged a taken trophy this way
+        return f"{c.person(e['seat'])} took a trophy."
+    if not text:
+        return f"{c.person(e['seat'])} read a card."
+    return f"{c.person(e['seat'])}: {text}{'' if text[-1] in '.!?' else '.'}"
+
+
+def _test_gate(e: dict, c: Ctx) -> str:
+    verdict = "passed" if e.get("passed") else "failed"
+    return (
+        f"{c.person(e['seat'])} {verdict} a test: {plural(e['successes'], 'success')}, "
+        f"{e['need']} needed."
+    )
+
+
+event(
+    "reshuffle",
+    "The {deck} deck was shuffled again from its discards.",
+    examples=({"deck": "spell"},),
+)
+event("deck_empty", "The {deck} deck has run out.", examples=({"deck": "night"},))
+event("rumour_gained", "{seat} took {card} into hand as a rumour.", tone="good")
+event("rumour_gained_public", "{seat} gained a rumour.", minor="own")
+event(
+    "asset_replaced",
+    "{seat}'s {by} replaced {card} (only one {keyword} card at a time).",
+    types={"by": "card"},
+    examples=({"keyword": "mount"},),
+)
+event("asset_gained", "{seat} put {card} into play.", tone="good")
+event("loot_bag_empty", "The loot bag was empty, so {seat} drew nothing.")
+event("loot_cashed", "{seat} cashed {token} for {gold:gold}.", tone="good")
+event("loot_gained", "{seat} drew the loot token {token}.", tone="good")
+event("loot_gained_public", "{seat} drew a loot token.", minor="own")
+event(
+    "hp_lost",
+    "{seat} lost {n:HP}{source} (now {hp:HP}, {ap:AP}).",
+    tone="bad",
+    examples=({"source": "gloom"}, {"source": "weather"}, {"source": None}),
+)
+event(
+    "gold_gained",
+    _gold_gained,
+    tone="good",
+    fields=("seat", "n", "source"),
+    examples=({"source": None}, {"source": "e.cinder_hound"}),
+)
+event(
+    "gold_lost",
+    lambda e, c: (
+        f"{c.person(e['seat'])} lost {plural(e['n'], 'gold')}."
+        if e["n"]
+        else f"{c.person(e['seat'])} had no gold to lose."
+    ),
+    tone="bad",
+    fields=("seat", "n"),
+    examples=({"n": 0}, {"n": 1}),
+)
+event(
+    "hp_gained",
+    lambda e, c: (
+        f"{c.person(e['seat'])} healed {plural(e['n'], 'HP')} (now {e['hp']} HP)."
+        if e["n"]
+        else f"{c.person(e['seat'])} was already at full health ({e['hp']} HP)."
+    ),
+    tone="good",
+    fields=("seat", "n", "hp"),
+    examples=({"n": 0}, {"n": 2}),
+)
+event("ap_lost", "{seat} lost {n:AP} (now {ap:AP}).", tone="bad")
+event("fate_gained", "{seat} gained {n:fate}.", tone="good")
+event("obstacle_placed", "An obstacle now blocks {loc}.", tone="bad")
+event(
+    "test_gate",
+    _test_gate,
+    fields=("seat", "passed", "successes", "need"),
+    examples=({"passed": True}, {"passed": False, "successes": 1}),
+)
+event(
+    "side_flipped",
+    "{seat} turned their choose-sides token over: it now shows the {side}.",
+    examples=({"side": "rose"},),
+)
+event(
+    "text",
+    _text,
+    fields=("seat", "text"),
+    examples=(
+        {"text": "The drowned bells ring out across Kilforth."},
+        {"text": "You leave the dead their goods"},
+        {"text": "trophy"},
+        {"text": ""},
+    ),
+)
+event(
+    "defeated",
+    lambda e, c: f"{c.person(e['seat'])} was struck down{c.source(e.get('by'), 'by')}.",
+    tone="bad",
+    fields=("seat", "by"),
+    examples=({"by": "gloom"}, {"by": "effect"}, {"by": "e.cinder_hound"}, {"by": None}),
+)
+
 
 # --------------------------------------------------------------------------- zones
 
@@ -216,6 +335,9 @@ def _place_obstacle(state: State, s: dict) -> None:
     log(state, "obstacle_placed", loc=state.map[i]["id"])
 
 
+_CHOICE_RULE = {"night": "NIGHT-5", "encounter": "MOVE-5", "plot": "ANC-8", "location": "MOVE-2"}
+
+
 @step(
     "choose",
     card=True,
@@ -227,8 +349,19 @@ def _choose(state: State, s: dict) -> None:
     seat = first_active(state) if s.get("who") == "first" else s["seat"]
     if seat is None or state.heroes[seat]["eliminated"]:
         return
+    cid = s.get("card")
+    known = isinstance(cid, str) and cid in content().cards
+    source = card(cid)["name"] if known else "The card"
+    # NIGHT-5: a night card's choice falls to the first hero; an event's to whoever drew it.
+    rule = _CHOICE_RULE.get(card(cid)["kind"], "DEED-4") if known else "MOVE-5"
     opts = [
-        option(f"opt{i}", o["label"], bind(o.get("steps", []), seat))
+        option(
+            f"opt{i}",
+            o["label"],
+            bind(o.get("steps", []), seat),
+            explain=finish(f"{source} lets you choose: {o['label']}"),
+            rule=rule,
+        )
         for i, o in enumerate(s["options"])
     ]
     ask(state, seat, "card_choice", s.get("text", "Choose one"), opts, card=s.get("card"))
@@ -259,7 +392,7 @@ def _test_gate(state: State, s: dict) -> None:
     """A card test: roll `attr`, then run `pass` (successes >= need) or `fail` steps."""
     if not can_be_affected(state, s["seat"]):
         return
-    tag = f"gate{state.prompt_seq}_{len(state.log)}"
+    tag = f"gate{state.prompt_seq}_{state.logged}"
     push(
         state,
         {"k": "test", "seat": s["seat"], "attr": s["attr"], "tag": tag, "team": False},
@@ -282,11 +415,33 @@ def _gate_resolve(state: State, s: dict) -> None:
     push(state, *bind(s["pass"] if ok else s["fail"], s["seat"]))
 
 
+@step(
+    "if_side",
+    card=True,
+    params={"side": one_of("skull", "rose"), "then": STEPS},
+    optional={"else": STEPS},
+)
+def _if_side(state: State, s: dict) -> None:
+    """SET-9 (Shadows): run `then` if the hero's choose-sides token shows `side`, else `else`."""
+    h = state.heroes[s["seat"]]
+    if h["eliminated"]:
+        return
+    push(state, *bind(s["then"] if h.get("side") == s["side"] else s.get("else", []), s["seat"]))
+
+
+@step("flip_side", card=True, params={})
+def _flip_side(state: State, s: dict) -> None:
+    """SET-9 (Shadows): turn the hero's choose-sides token over (skull <-> rose)."""
+    h = state.heroes[s["seat"]]
+    if h["eliminated"] or h.get("side") not in ("skull", "rose"):
+        return
+    h["side"] = "rose" if h["side"] == "skull" else "skull"
+    log(state, "side_flipped", seat=s["seat"], side=h["side"])
+
+
 @step("move_to_centre", card=True, params={})
 def _move_to_centre(state: State, s: dict) -> None:
     if can_be_affected(state, s["seat"]):
-        from .actions import leave_location
-
         leave_location(state, s["seat"])
         state.heroes[s["seat"]]["loc"] = state.centre()
         log(state, "moved", seat=s["seat"], to=state.map[state.centre()]["id"], how="effect")

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from games.kilforth.board import rules_help
 from games.kilforth.engine import content
-from games.kilforth.engine.cards import ATTRS, REWARD_FOR, Content
+from games.kilforth.engine.cards.catalogue import ATTRS, REWARD_FOR, Content
 
 from .census import EDITIONS, editions_of
 from .words import sentence

@@ -1,0 +1,1 @@
+"""The rules of play: turns, actions, deeds, tests, engagements, night, sagas, ancients."""

@@ -1,0 +1,1 @@
+"""Many bot-played games at once, and the balance report built from them."""
