@@ -21,7 +21,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kilforth_site.settings")
 from kilforth_site.asgi import application as site  # noqa: E402
 
 # isort: split
-from games.tables import consumers, realtime, rendering  # noqa: E402
+from games.tables import caches, consumers, realtime, rendering  # noqa: E402
 
 COUNTERS: dict[str, list[float]] = {}
 
@@ -76,7 +76,7 @@ def stats() -> dict:
     for line in Path("/proc/self/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1])
-    renderings = [r for kept in consumers._renderings.views.values() for r in kept.values()]
+    renderings = [r for kept in caches.renderings.views.values() for r in kept.values()]
     return {
         "pid": os.getpid(),
         "rss_kb": rss,
@@ -86,7 +86,7 @@ def stats() -> dict:
                 len(r.html or "") + sum(len(d or "") for d in r.diffs.values()) for r in renderings
             ),
         },
-        "snapshots": len(consumers._snapshots),
+        "snapshots": len(caches._snapshots),
         "counters": {k: {"count": int(v[0]), "total": v[1]} for k, v in COUNTERS.items()},
     }
 

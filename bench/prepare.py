@@ -3,8 +3,8 @@
 Run as `python -m bench.prepare --tables N --spectators S` with the server's DATABASE_URL, before
 the servers start; prints JSON: for each table its slug and the session keys of its four players
 (seat order) and of its spectators. Everything goes through the services (do_create_table,
-do_start_game, do_pick_hero), as at a real table; only the broadcasts are skipped, since no server
-is listening yet.
+do_start_game, the kit's pick_hero), as at a real table; only the broadcasts are skipped, since no
+server is listening yet.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ def prepare(tables: int, spectators: int, visibility: str, seed: int) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
     from django.test import override_settings
 
+    from games.kilforth.kit import pick_hero
     from games.tables import realtime, services
     from games.tables.identity import PLAYER_KEY, SPECTATOR_ACCESS, grant_access
     from games.tables.models import Player, Seat
@@ -42,8 +43,10 @@ def prepare(tables: int, spectators: int, visibility: str, seed: int) -> dict:
             players[0],
             {
                 "name": f"Bench table {n}",
-                "edition": "shadows" if n % 2 else "gloom",
-                "mode": "competitive",
+                "options": {
+                    "edition": "shadows" if n % 2 else "gloom",
+                    "mode": "competitive",
+                },
                 "seat_count": 4,
                 "visibility": visibility,
             },
@@ -53,7 +56,7 @@ def prepare(tables: int, spectators: int, visibility: str, seed: int) -> dict:
         services.do_start_game(table, players[0])
         with override_settings(KILFORTH_TEST_SEED=seed + n):
             for player in players:
-                services.do_pick_hero(table, player, "", "", False)
+                pick_hero(table, player, "", "", False)
         out.append(
             {
                 "slug": table.slug,

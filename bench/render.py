@@ -40,6 +40,7 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
 
     from games.kilforth import adapter, engine
     from games.kilforth.board import parts as board_parts
+    from games.kilforth.kit import pick_hero
     from games.tables import realtime, services
     from games.tables.identity import PLAYER_KEY, SPECTATOR_ACCESS, grant_access
     from games.tables.models import Game, Player, Seat
@@ -50,14 +51,18 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
     players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
     table = services.do_create_table(
         players[0],
-        {"name": "Render bench", "edition": "gloom", "mode": "competitive", "seat_count": 4},
+        {
+            "name": "Render bench",
+            "options": {"edition": "gloom", "mode": "competitive"},
+            "seat_count": 4,
+        },
     )
     for number, player in enumerate(players):
         Seat.objects.filter(table=table, number=number).update(player=player)
     services.do_start_game(table, players[0])
     with override_settings(KILFORTH_TEST_SEED=seed):
         for player in players:
-            services.do_pick_hero(table, player, "", "", False)
+            pick_hero(table, player, "", "", False)
 
     def client(player: object = None) -> Client:
         store = SessionStore()
@@ -121,9 +126,10 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
         # with the parts of the state before it memoized, as in a running server.
         row["decision_views"] = []
         for _ in range(repeat):
-            state = play_one()
-            if state is None:
+            following = play_one()
+            if following is None:  # the game ended: time the last state below
                 break
+            state = following
             played += 1
             start = time.perf_counter()
             for viewer in (0, 1, 2, 3, None):

@@ -11,26 +11,26 @@ django_asgi_app = get_asgi_application()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from games.tables.bots import ensure_driver  # noqa: E402
+from games.tables.heartbeat import ensure_heartbeat  # noqa: E402
+from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # The Origin must name one of ALLOWED_HOSTS (a missing Origin is refused too): a page on
-        # another site cannot open a socket that rides on a player's session cookie.
-        "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
-        ),
+        # The Origin must be this site itself (scheme, host and port; games/tables/origin.py) or
+        # a trusted origin: a page elsewhere cannot open a socket riding on a player's cookie.
+        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
 
 
 async def application(scope: dict, receive: object, send: object) -> None:
-    """The router, plus: this process's bot driver starts with its first connection."""
+    """The router, plus: this process's bot driver and heartbeat start with its first connection."""
     ensure_driver()
+    ensure_heartbeat()
     await router(scope, receive, send)
 
 
@@ -45,6 +45,7 @@ def _start_with_daphne() -> None:
 
 async def _first_tick() -> None:
     ensure_driver()
+    ensure_heartbeat()
 
 
 if os.path.basename(sys.argv[0]) == "daphne":

@@ -16,7 +16,8 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 
 def env_str(name: str, default: str = "") -> str:
-    return os.environ.get(name, default)
+    # Set but empty (as container files often leave a variable) means unset, for every variable.
+    return os.environ.get(name) or default
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -74,6 +75,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "games.tables",
     "games.kilforth",
+    "games.knightfall",
 ]
 
 MIDDLEWARE = [
@@ -83,10 +85,33 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # A guest's 30 days start again on their latest visit (at most one session save a day).
+    "games.tables.middleware.KeepActiveGuests",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Content-Security-Policy on every answer (CONTENT_SECURITY_POLICY below).
+    "csp.middleware.CSPMiddleware",
+    # A rate-limited request gets games.tables.views.rate_limited (429), not a bare 403.
+    "django_ratelimit.middleware.RatelimitMiddleware",
 ]
+
+# No inline script anywhere (behaviour lives in static/js); inline style attributes are allowed
+# (the board places its cells with them). 'self' covers the page's own websocket.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
 
 ROOT_URLCONF = "kilforth_site.urls"
 ASGI_APPLICATION = "kilforth_site.asgi.application"
@@ -110,8 +135,8 @@ TEMPLATES = [
 
 # SQLite by default, so that one command starts the whole site; DATABASE_URL for PostgreSQL.
 DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
+    "default": dj_database_url.parse(
+        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
     )
 }
@@ -137,6 +162,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Rate limits (games/tables/limits.py) count in the default cache: this process's memory on the
+# embedded default, Redis (shared by every process) when REDIS_URL is set.
+RATELIMIT_ENABLE = env_bool("KILFORTH_RATE_LIMITS", True)
+RATELIMIT_VIEW = "games.tables.views.rate_limited"
+KILFORTH_MAX_OPEN_TABLES = env_int("KILFORTH_MAX_OPEN_TABLES", 5)
+# Open tables nobody sits at and nothing happened at for this long are closed (0: never).
+KILFORTH_IDLE_TABLE_MINUTES = env_int("KILFORTH_IDLE_TABLE_MINUTES", 60)
+
 # The in-memory layer works only inside one process; REDIS_URL scales out to several daphnes.
 REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
@@ -157,8 +190,14 @@ if REDIS_URL:
             },
         }
     }
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# A cache that is down (Redis restarting) lets requests through rather than failing them.
+RATELIMIT_FAIL_OPEN = True
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -206,16 +245,24 @@ KILFORTH_FRESHNESS_SECONDS = float(env_str("KILFORTH_FRESHNESS_SECONDS", "2"))
 # process: a crowd joining costs one broadcast per window, not one per socket (0: at once).
 KILFORTH_PRESENCE_SECONDS = float(env_str("KILFORTH_PRESENCE_SECONDS", "0.25"))
 
+# Each server process records a heartbeat this often; a process silent for HEARTBEAT_MISSED
+# beats is dead (killed, crashed) and the survivors clear its sockets' presence rows (0: off).
+KILFORTH_HEARTBEAT_SECONDS = float(env_str("KILFORTH_HEARTBEAT_SECONDS", "10"))
+KILFORTH_HEARTBEAT_MISSED = env_int("KILFORTH_HEARTBEAT_MISSED", 6)
+
 # Websocket frames from browsers are small JSON forms; anything larger is refused unread.
 WEBSOCKET_MAX_MESSAGE_BYTES = env_int("KILFORTH_WS_MAX_MESSAGE_BYTES", 16 * 1024)
 
 # Production hardening; each of these is what `check --deploy` asks for.
+# DJANGO_HTTPS=0: a production server on plain http (bin/serve for friends on a LAN): no
+# redirect to https, no https-only cookies, no HSTS. Debug stays off either way.
+HTTPS = env_bool("DJANGO_HTTPS", True)
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SESSION_COOKIE_SECURE = True
-    CSRF_COOKIE_SECURE = True
-    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365)
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", HTTPS)
+    SESSION_COOKIE_SECURE = HTTPS
+    CSRF_COOKIE_SECURE = HTTPS
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 60 * 60 * 24 * 365 if HTTPS else 0)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True

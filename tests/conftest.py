@@ -160,6 +160,14 @@ def daphne_server(tmp_path):
 
 
 @pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Rate-limit counters live in the cache: each test starts with none spent."""
+    from django.core.cache import cache
+
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def _no_bot_driver_unless_asked(request, settings):
     """Unit tests drive bots by hand; a test marked `bot_driver` gets the real driver."""
     if "bot_driver" not in request.keywords:

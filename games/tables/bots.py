@@ -21,7 +21,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from . import services
+from . import kits, services
 from .models import Game, Seat, Table, TableStatus
 from .realtime import BOT_GROUP
 
@@ -40,8 +40,6 @@ class BotMove:
 
 def plan_move(table_id: int, rng: random.Random | None = None) -> BotMove | None:
     """The next decision a bot owes at this table, or None when no bot is being waited on."""
-    from games.kilforth import adapter
-
     table = Table.objects.filter(pk=table_id, status=TableStatus.STARTED).first()
     if table is None:
         return None
@@ -49,10 +47,11 @@ def plan_move(table_id: int, rng: random.Random | None = None) -> BotMove | None
     if not bots:
         return None
     game = Game.objects.get(table=table)
-    state = adapter.load(game.state)
-    for seat in state.waiting_for:
+    kit = kits.kit_for(table)
+    state = kit.load(game.state)
+    for seat in kit.waiting_for(state):
         if seat in bots:
-            key = adapter.bot_choice(state, seat, bots[seat], rng or random.Random())
+            key = kit.bot_choice(state, seat, bots[seat], rng or random.Random())
             return BotMove(table.pk, seat, key, game.version, table.bot_delay_ms / 1000)
     return None
 

@@ -1,30 +1,31 @@
 """Websocket consumers: thin translators between frames and the services in services.py.
 
-Inbound frames are small JSON objects ({"action": "take_seat", "seat": 2}); htmx's ws extension
-sends a form's fields this way. Outbound frames are HTML fragments whose top-level elements carry
-ids, which the extension swaps into the page out of band.
+Inbound frames are small JSON objects ({"action": "act", "key": ..., "version": 12}); htmx's ws
+extension sends a form's fields this way. A table socket takes game decisions, chat and resync
+only; seats, host controls and the pre-game prompt are the pages' forms, posted over HTTP.
+Outbound frames are HTML fragments whose top-level elements carry ids, which the extension swaps
+into the page out of band.
 """
 
 import asyncio
-import json
 import logging
 import time
 import weakref
-from collections import OrderedDict
 from dataclasses import replace
 from importlib import import_module
 from typing import Any
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import services
-from .frames import Rendering, Renderings, apply_frame, mark
+from . import caches, chat, services, socket_input
+from .frames import Rendering, apply_frame, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session
 from .models import Player, Table
-from .realtime import LOBBY_GROUP, table_group, table_message
+from .realtime import LOBBY_GROUP, session_group, table_group, table_message
 from .rendering import (
     TableSnapshot,
     load_snapshot,
@@ -36,7 +37,9 @@ from .rendering import (
 logger = logging.getLogger(__name__)
 
 # Close codes (RFC 6455 and the private 4000 range).
-CLOSE_TOO_BIG = 1009
+# Not 1009: autobahn lets an application close only with 1000 or 3000-4999, and refusing the
+# close crashed the consumer (1011) before its clean-up ran. 4413 echoes HTTP's 413.
+CLOSE_TOO_BIG = 4413
 CLOSE_NOT_FOUND = 4404
 CLOSE_FORBIDDEN = 4403
 CLOSE_FLOOD = 4429
@@ -80,12 +83,6 @@ async def refuse_flood_or_oversize(consumer: AsyncWebsocketConsumer, raw: str | 
     return False
 
 
-_renderings = Renderings()
-_snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
-_loading: dict[tuple[int, str, int], "asyncio.Future[TableSnapshot | None]"] = {}
-SNAPSHOTS_KEPT = 512
-
-
 def error_frame(message: str, code: str = "bad_request") -> str:
     # Both the page's flash and the board's own message area: the board may be scrolled to.
     return render_to_string("tables/_error_frame.html", {"message": message, "code": code})
@@ -115,7 +112,11 @@ class Freshness:
         if group is not None:
             group.discard(consumer)
             if not group:
+                # The table's last socket here has gone: keep nothing of it in this process
+                # (a finished game's state and boards would otherwise stay until pushed out).
                 del self.consumers[consumer.table_id]
+                self.seen.pop(consumer.table_id, None)
+                caches.forget_table(consumer.table_id)
 
     def saw(self, table_id: int, version: int) -> None:
         if version > self.seen.get(table_id, 0):
@@ -138,6 +139,10 @@ class Freshness:
                         await consumer.table_update(message)
             except Exception:  # never let the safety net die; try again next round
                 logger.exception("freshness check failed")
+
+
+def _chat_open(table_id: int) -> bool:
+    return bool(Table.objects.filter(pk=table_id).values_list("chat_open", flat=True).first())
 
 
 def _versions(ids: list[int]) -> dict[int, int]:
@@ -194,6 +199,9 @@ class TableConsumer(AsyncWebsocketConsumer):
             return
         table, player = found
         await self.channel_layer.group_add(table_group(self.table_id), self.channel_name)
+        self.session_key = getattr(self.scope["session"], "session_key", None)
+        if self.session_key:
+            await self.channel_layer.group_add(session_group(self.session_key), self.channel_name)
         await self.accept()
         freshness().add(self)
         await database_sync_to_async(services.do_connect)(
@@ -222,27 +230,54 @@ class TableConsumer(AsyncWebsocketConsumer):
         return table, player
 
     async def disconnect(self, code: int) -> None:
+        await self.clean_up()
+
+    async def clean_up(self) -> None:
+        """Forget this socket (presence row, group, freshness); safe to run more than once."""
         if hasattr(self, "table_id"):
             freshness().remove(self)
             await self.channel_layer.group_discard(table_group(self.table_id), self.channel_name)
+            if getattr(self, "session_key", None):
+                group = session_group(self.session_key)
+                await self.channel_layer.group_discard(group, self.channel_name)
             await database_sync_to_async(services.do_disconnect)(self.channel_name)
+
+    async def dispatch(self, message: dict) -> None:
+        """Every way a socket can end runs the clean-up: a handler that fails answers a message
+        with an error frame (the socket stays usable) or, anywhere else, cleans up first."""
+        try:
+            await super().dispatch(message)
+        except StopConsumer:
+            raise
+        except Exception:
+            logger.exception("table socket: %s failed", message.get("type"))
+            if message.get("type") == "websocket.receive":
+                await self.send(
+                    text_data=error_frame("That message could not be handled.", "server_error")
+                )
+                return
+            await self.clean_up()
+            raise
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         raw = text_data if text_data is not None else bytes_data
         if raw is None or await refuse_flood_or_oversize(self, raw):
             return
         try:
-            message = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            await self.send(text_data=error_frame("That message was not valid JSON.", "malformed"))
-            return
-        if not isinstance(message, dict):
-            await self.send(text_data=error_frame("A message must be a JSON object.", "malformed"))
+            message = socket_input.parse(raw)
+        except socket_input.BadFrame as exc:
+            await self.send(text_data=error_frame(exc.message, "malformed"))
             return
         if message.get("action") == "resync":
             # A client that suspects it missed something asks for the whole current view again.
             self.sent_key = None
             await self.send_current()
+            return
+        if str(message.get("action")).startswith("chat"):
+            try:
+                await database_sync_to_async(self._chat)(message)
+            except services.ServiceError as exc:
+                await self.send(text_data=error_frame(exc.message, exc.code))
             return
         try:
             await database_sync_to_async(self._dispatch)(message)
@@ -264,30 +299,56 @@ class TableConsumer(AsyncWebsocketConsumer):
         player = player_from_session(session)
         self.player_id = player.pk if player else None
         self.access = access_level(session, table, player)
+        # The socket carries only game decisions (and chat, resync): seats, host controls and
+        # the pre-game prompt are the pages' forms, posted over HTTP with their CSRF token.
         action = message.get("action")
-        if action == "take_seat":
-            services.do_take_seat(table, player, _seat(message), self.access)
-        elif action == "leave_seat":
-            services.do_leave_seat(table, player)
-        elif action == "remove_player":
-            services.do_remove_player(table, player, _seat(message))
-        elif action == "close_table":
-            services.do_close_table(table, player)
-        elif action == "start_game":
-            services.do_start_game(table, player)
-        elif action == "act":
-            services.do_act(table, player, message.get("key"), _version(message))
-        elif action == "pick_hero":
-            services.do_pick_hero(
-                table,
-                player,
-                str(message.get("race") or ""),
-                str(message.get("class") or ""),
-                bool(message.get("female")),
-                str(message.get("saga") or ""),
-            )
+        if action != "act":
+            raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
+        services.do_act(table, player, message.get("key"), _version(message))
+
+    def _chat(self, message: dict[str, Any]) -> None:
+        """Chat actions: write a line, mute a person (host), open the spectators' chat (host)."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            raise services.NotFound("This table no longer exists.")
+        player = player_from_session(fresh_session(self.scope["session"]))
+        action = message.get("action")
+        if action == "chat":
+            chat.do_post(table, player, message.get("text"))
+        elif action == "chat_mute":
+            chat.do_mute(table, player, message.get("player"), message.get("muted") is True)
+        elif action == "chat_open":
+            chat.do_open_spectator_chat(table, player, str(message.get("open")) == "1")
         else:
             raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
+
+    async def chat_message(self, event: dict) -> None:
+        """A chat line for this table: shown if this socket's viewer may read that chat."""
+        seated = getattr(self, "seated", False)
+        if event["channel"] != "table" and seated:
+            if not await database_sync_to_async(_chat_open)(self.table_id):
+                return
+        await self.send(text_data=f'<ol id="chat-log" hx-swap-oob="beforeend">{event["html"]}</ol>')
+
+    async def session_changed(self, event: dict) -> None:
+        """This browser logged out: from now on the socket is rendered for who it is now."""
+        access = await database_sync_to_async(self._reidentify)()
+        if access is None:
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        self.sent_key = None
+        await self.send_current()
+
+    def _reidentify(self) -> str | None:
+        # Logged out: whatever the session store holds this instant, nobody is signed in here.
+        session: dict = {}
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None:
+            return None
+        self.player_id = None
+        self.access = access_level(session, table, None)
+        self.seated = False
+        return self.access
 
     async def send_current(self) -> None:
         update = await database_sync_to_async(table_message)(self.table_id)
@@ -317,18 +378,19 @@ class TableConsumer(AsyncWebsocketConsumer):
         snapshot = replace(snapshot, online=list(event["online"]), spectators=event["spectators"])
         player_id = self.player_id
         access = self.access
-        if player_id is not None and player_id in snapshot.seated_ids:
+        self.seated = player_id is not None and player_id in snapshot.seated_ids
+        if self.seated:
             access = PLAYER_ACCESS
         # The watcher count is a part of its own, sent with every frame: it is not in the key.
         view, key = (table_id, viewer_key(snapshot, player_id, access), access), state_key[:4]
-        rendering = _renderings.get(view, key)
+        rendering = caches.renderings.get(view, key)
         if rendering is None or rendering.html is None:
             html = render_table_live(snapshot, player_id, access)
             rendering = Rendering.of(html, snapshot.spectators)
-            _renderings.put(view, key, rendering, version)
+            caches.renderings.put(view, key, rendering, version)
         frame = None
         if self.sent_key is not None and self.sent_view == view:
-            frame = _renderings.frame(view, key, self.sent_key[:4])
+            frame = caches.renderings.frame(view, key, self.sent_key[:4])
         if frame is not None:
             frame += watching_fragment(snapshot.spectators)
         else:
@@ -355,44 +417,11 @@ def fresh_session(session: Any) -> Any:
 
 def _version(message: dict[str, Any]) -> int:
     try:
-        return int(message.get("version"))
-    except (TypeError, ValueError) as exc:
-        raise services.ServiceError("That decision named no game version.") from exc
-
-
-def _seat(message: dict[str, Any]) -> int:
-    try:
-        number = int(message.get("seat"))
-    except (TypeError, ValueError) as exc:
-        raise services.ServiceError("Which seat? The message named none.") from exc
-    if not 0 <= number < 8:
-        raise services.ServiceError("That seat does not exist.")
-    return number
+        return socket_input.integer(message, "version", "game version")
+    except socket_input.BadFrame as exc:
+        raise services.ServiceError(exc.message) from exc
 
 
 async def _snapshot(table_id: int, slug: str, version: int) -> TableSnapshot | None:
-    """Load a table version once per process, however many sockets ask for it at once."""
-    key = (table_id, slug, version)
-    snapshot = _snapshots.get(key)
-    if snapshot is not None:
-        _snapshots.move_to_end(key)
-        return snapshot
-    loop = asyncio.get_running_loop()
-    pending = _loading.get(key)
-    if pending is None or pending.get_loop() is not loop:
-        # Presence comes with each message; the snapshot is only the table's state.
-        pending = asyncio.ensure_future(database_sync_to_async(load_snapshot)(table_id, False))
-        _loading[key] = pending
-        try:
-            snapshot = await pending
-        finally:
-            _loading.pop(key, None)
-        if snapshot is not None:
-            # Sockets move forward: a table's older versions are not rendered again.
-            for older in [k for k in _snapshots if k[0] == table_id and k[2] < version]:
-                del _snapshots[older]
-            _snapshots[key] = snapshot
-            while len(_snapshots) > SNAPSHOTS_KEPT:
-                _snapshots.popitem(last=False)
-        return snapshot
-    return await asyncio.shield(pending)
+    # Presence comes with each message; the snapshot is only the table's state.
+    return await caches.snapshot(table_id, slug, version, lambda: load_snapshot(table_id, False))

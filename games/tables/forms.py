@@ -1,9 +1,12 @@
-"""Forms for names, table settings and accounts; the settings rules of OPT-1..5 are checked here."""
+"""Forms for names, table settings and accounts; a game's options are its kit's form."""
+
+from typing import Any
 
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from .models import Difficulty, Edition, Mode, Table
+from . import kits, names
+from .models import Table
 from .services import NAME_MAX
 
 
@@ -15,54 +18,71 @@ class DisplayNameForm(forms.Form):
     )
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Please choose a display name.")
-        return name
+        try:
+            return names.clean(self.cleaned_data["name"], "A display name", NAME_MAX)
+        except names.BadName as exc:
+            raise forms.ValidationError(exc.message) from exc
 
 
 class TableSettingsForm(forms.ModelForm):
-    """Everything a host decides before the game; impossible combinations are form errors."""
+    """Everything a host decides before the game; impossible combinations are form errors.
+
+    The platform's own fields (name, seats, visibility, pace) are declared here; the game's
+    options come from the chosen kit's `options_form`: its fields are shown in this form, and its
+    `check` judges their combinations (and the seat count). The cleaned options are handed on as
+    one dict, `cleaned_data["options"]`, stored as Table.options.
+    """
+
+    game = forms.ChoiceField(label="Game", required=False)
 
     class Meta:
         model = Table
-        fields = [
-            "name",
-            "edition",
-            "mode",
-            "seat_count",
-            "difficulty",
-            "auto_evasion",
-            "chapter_cost_by_number",
-            "open_hands",
-            "saga_allocation",
-            "visibility",
-            "bot_delay_ms",
-            "grace_seconds",
-        ]
+        fields = ["name", "game", "seat_count", "visibility", "bot_delay_ms", "grace_seconds"]
         labels = {
             "bot_delay_ms": "Bot pace (milliseconds a bot waits before each decision)",
             "grace_seconds": "Seconds an offline player is waited for before a bot may stand in",
-            "seat_count": "Hero seats",
-            "auto_evasion": "Automatic evasion (a sneakier hero slips past foes without a test)",
-            "chapter_cost_by_number": "Chapters cost 2 gold x chapter number instead of 5",
-            "open_hands": "Open hands (co-op: everyone sees every rumour)",
-            "saga_allocation": "Sagas",
+            "seat_count": "Seats",
         }
-        widgets = {
-            "edition": forms.RadioSelect,
-            "mode": forms.RadioSelect,
-            "difficulty": forms.RadioSelect,
-            "saga_allocation": forms.RadioSelect,
-            "visibility": forms.RadioSelect,
-            "seat_count": forms.NumberInput(attrs={"min": 1, "max": 4}),
-        }
+        widgets = {"visibility": forms.RadioSelect}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [(k.key, k.name) for k in kits.all_kits()]
+        self.fields["game"].initial = self.instance.game  # the model's default for a new table
+        if not self.instance.pk and self.initial.get("game"):  # a new table's ?game= link
+            self.fields["game"].initial = self.initial["game"]
+        wanted = self.data.get("game") or self.fields["game"].initial
+        try:
+            self.kit: kits.GameKit | None = kits.get(wanted)
+        except LookupError:
+            self.kit = None
+        self.option_names: list[str] = []
+        if self.kit is not None:
+            low, high = self.kit.min_seats, self.kit.max_seats
+            self.fields["seat_count"].widget.attrs.update(min=low, max=high)
+            self.fields["seat_count"].label = self.kit.seats_label
+            options_form = self.kit.options_form(
+                initial=self.instance.options if self.instance.pk else None
+            )
+            for name, field in options_form.fields.items():
+                if name in self.instance.options and self.instance.pk:
+                    field.initial = self.instance.options[name]
+                self.fields[name] = field
+                self.option_names.append(name)
 
     def clean_name(self) -> str:
-        name = " ".join(self.cleaned_data["name"].split())
-        if not name:
-            raise forms.ValidationError("Give the table a name.")
-        return name
+        try:
+            return names.clean(self.cleaned_data["name"], "A table's name", 60)
+        except names.BadName as exc:
+            raise forms.ValidationError(exc.message) from exc
+
+    def clean_game(self) -> str:
+        game = self.cleaned_data.get("game") or self.fields["game"].initial
+        if self.kit is None or game != self.kit.key:
+            raise forms.ValidationError("Choose one of the games on offer.")
+        if self.instance.pk and game != self.instance.game:
+            raise forms.ValidationError("A table's game cannot change once the table is open.")
+        return game
 
     def clean_bot_delay_ms(self) -> int:
         delay = self.cleaned_data["bot_delay_ms"]
@@ -78,31 +98,19 @@ class TableSettingsForm(forms.ModelForm):
 
     def clean_seat_count(self) -> int:
         count = self.cleaned_data["seat_count"]
-        if not 1 <= count <= 4:
-            raise forms.ValidationError("A table has 1 to 4 hero seats.")
+        if self.kit is not None and not self.kit.min_seats <= count <= self.kit.max_seats:
+            low, high = self.kit.min_seats, self.kit.max_seats
+            raise forms.ValidationError(f"A table has {low} to {high} seats.")
         return count
 
     def clean(self) -> dict:
         data = super().clean()
-        mode = data.get("mode")
-        seats = data.get("seat_count")
-        if mode == Mode.SOLO and seats not in (None, 1):
-            self.add_error("seat_count", "A solo game has exactly one hero seat.")
-        if mode in (Mode.COMPETITIVE, Mode.COOPERATIVE) and seats == 1:
-            self.add_error(
-                "seat_count",
-                f"A {Mode(mode).label.lower()} game needs 2 to 4 heroes; choose Solo for one.",
-            )
-        if data.get("open_hands") and mode != Mode.COOPERATIVE:
-            self.add_error("open_hands", "Open hands is a cooperative variant.")
-        if data.get("edition") == Edition.GLOOM and data.get("difficulty") == Difficulty.HARDER:
-            # OPT-3: the harder setting is the Couch of Death centre and an extra pre-drawn
-            # night card, both Shadows only; Gloom has no harder setting to offer.
-            self.add_error(
-                "difficulty",
-                "Harder is a Shadows setting (Couch of Death, one more night card drawn at the "
-                "start); Gloom offers easier or standard.",
-            )
+        options = {name: data.pop(name) for name in self.option_names if name in data}
+        if self.kit is not None and len(options) == len(self.option_names):
+            problems = self.kit.options_form.check(options, data.get("seat_count"))
+            for field, message in problems.items():
+                self.add_error(field if field in self.fields else None, message)
+        data["options"] = options
         return data
 
 

@@ -18,6 +18,9 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
+
 OPEN = "<!--["
 CLOSE = "<!--]-->"
 VERSION_ATTR = re.compile(r' data-version="\d+"')
@@ -29,6 +32,17 @@ TABLE_VERSION = re.compile(r'id="table-live"[^>]*?data-version="(\d+)"')
 # Per (table, view): the renderings a socket can still be showing. Only the newest keeps its HTML.
 KEPT_PER_VIEW = 3
 VIEWS_KEPT = 1200
+
+
+def board_frame(board: str, version: int, game: str) -> str:
+    """The platform's frame around a kit's board: `#game-board` carries the game version (which
+    the page sends back with each decision) and `#game-flash` the newest error. A kit's board
+    holds neither; these two ids and `#table-live` are the only ones the platform reads."""
+    return mark_safe(
+        f'<div id="game-board" class="game-board game-board-{escape(game)}"'
+        f' data-version="{int(version)}"><div id="game-flash" class="game-flash" role="alert">'
+        f"</div>{board}</div>"
+    )
 
 
 def _parts(html: str) -> tuple[str, list[tuple[str, str]]]:
@@ -155,6 +169,14 @@ class Renderings:
             kept.popitem(last=False)
         while len(self.views) > VIEWS_KEPT:
             self.views.popitem(last=False)
+
+    def forget(self, table_id: int) -> None:
+        """Drop every view of one table (its first element is the table id)."""
+        for view in [v for v in self.views if v[0] == table_id]:
+            del self.views[view]
+
+    def tables(self) -> set[int]:
+        return {v[0] for v in self.views}
 
     def frame(self, view: tuple, key: tuple, shown: tuple | None) -> str | None:
         """The partial frame from the rendering `shown` to `key`, if both are known and it fits."""

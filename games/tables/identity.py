@@ -43,9 +43,7 @@ def access_level(session: Session, table: Table, player: Player | None) -> str |
         table.host_id == player.pk or table.seats.filter(player=player).exists()
     ):
         return PLAYER_ACCESS
-    granted = session.get(ACCESS_KEY, {}).get(str(table.pk))
-    if granted:
-        return granted
+    # Anyone may sit at a public table, whatever link they came by (a spectate link too).
     if table.is_public:
         return PLAYER_ACCESS
-    return None
+    return session.get(ACCESS_KEY, {}).get(str(table.pk)) or None

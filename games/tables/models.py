@@ -31,34 +31,6 @@ class Player(models.Model):
         return self.name
 
 
-class Edition(models.TextChoices):
-    GLOOM = "gloom", "Gloom of Kilforth"
-    SHADOWS = "shadows", "Shadows of Kilforth"
-
-
-class Mode(models.TextChoices):
-    COMPETITIVE = "competitive", "Competitive"
-    COOPERATIVE = "cooperative", "Cooperative"
-    SOLO = "solo", "Solo"
-
-
-class Difficulty(models.TextChoices):
-    EASIER = "easier", "Easier"
-    STANDARD = "standard", "Standard"
-    HARDER = "harder", "Harder"
-
-
-class SagaAllocation(models.TextChoices):
-    MATCHED = "matched", "Matched to class"
-    RANDOM = "random", "Random"
-
-
-class BotLevel(models.TextChoices):
-    NONE = "", "No bot"
-    RANDOM = "random", "Random (any legal choice)"
-    HEURISTIC = "heuristic", "Sensible (pursues its saga)"
-
-
 class Visibility(models.TextChoices):
     PUBLIC = "public", "Public (listed in the lobby)"
     UNLISTED = "unlisted", "Unlisted (by link only)"
@@ -66,28 +38,25 @@ class Visibility(models.TextChoices):
 
 class TableStatus(models.TextChoices):
     OPEN = "open", "Gathering"
-    CHOOSING = "choosing", "Choosing heroes"
+    CHOOSING = "choosing", "Getting ready"  # each seat answers the kit's pre-game prompt
     STARTED = "started", "In play"
     FINISHED = "finished", "Finished"
     CLOSED = "closed", "Closed"
+
+
+# A table is live (in the lobby, counting towards its host's open tables) in these states.
+LIVE_STATUSES = (TableStatus.OPEN, TableStatus.CHOOSING, TableStatus.STARTED)
 
 
 class Table(models.Model):
     slug = models.CharField(max_length=16, unique=True, default=new_slug)
     name = models.CharField(max_length=60)
     host = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="hosted_tables")
-    edition = models.CharField(max_length=10, choices=Edition.choices, default=Edition.SHADOWS)
-    mode = models.CharField(max_length=12, choices=Mode.choices, default=Mode.COMPETITIVE)
+    # The key of the game kit this table plays (games.tables.kits).
+    game = models.CharField(max_length=20, default="kilforth")
+    # The options of this table's game, as the kit's options form cleaned them (kit.options_form).
+    options = models.JSONField(default=dict, blank=True)
     seat_count = models.PositiveSmallIntegerField(default=2)
-    difficulty = models.CharField(
-        max_length=10, choices=Difficulty.choices, default=Difficulty.STANDARD
-    )
-    auto_evasion = models.BooleanField(default=False)
-    chapter_cost_by_number = models.BooleanField(default=False)
-    open_hands = models.BooleanField(default=False)
-    saga_allocation = models.CharField(
-        max_length=10, choices=SagaAllocation.choices, default=SagaAllocation.MATCHED
-    )
     visibility = models.CharField(
         max_length=10, choices=Visibility.choices, default=Visibility.PUBLIC
     )
@@ -103,6 +72,9 @@ class Table(models.Model):
     bot_delay_ms = models.PositiveIntegerField(default=1000)
     # A player offline this long while the game waits on them may be replaced by a bot.
     grace_seconds = models.PositiveIntegerField(default=120)
+    # The host lets the players read the spectators' chat.
+    # A database default too: rows written by code that predates the column still insert.
+    chat_open = models.BooleanField(default=False, db_default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -128,15 +100,24 @@ class Table(models.Model):
     def group_name(self) -> str:
         return f"table-{self.pk}"
 
-    def variants(self) -> list[str]:
-        labels = []
-        if self.auto_evasion:
-            labels.append("automatic evasion")
-        if self.chapter_cost_by_number:
-            labels.append("chapter cost 2 x chapter")
-        if self.open_hands:
-            labels.append("open hands")
-        return labels
+    @property
+    def kit_name(self) -> str:
+        from .kits import get
+
+        try:
+            return get(self.game).name
+        except LookupError:
+            return self.game
+
+    @property
+    def option_summary(self) -> list[str]:
+        """The options in a few words each, as the kit puts them (lobby and table pages)."""
+        from .kits import get
+
+        try:
+            return get(self.game).options_summary(self.options)
+        except LookupError:
+            return []
 
 
 class Seat(models.Model):
@@ -145,13 +126,15 @@ class Seat(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="seats"
     )
-    # Before the game: the hero this seat picked ({"race", "class", "female"}) and whether the
-    # player confirmed it. The game starts when every seat has confirmed.
-    hero = models.JSONField(null=True, blank=True)
+    # Before the game: this seat's answer to the kit's pre-game prompt (Kilforth: the hero,
+    # {"race", "class", "female"}) and whether the player confirmed it. The game starts when
+    # every seat has confirmed.
+    setup = models.JSONField(null=True, blank=True)
     ready = models.BooleanField(default=False)
     # A bot plays this seat: an empty seat given to a bot (player empty), or a stand-in for an
     # absent player (player set), who can take the seat back on return.
-    bot = models.CharField(max_length=12, choices=BotLevel.choices, blank=True, default="")
+    # The level is one of the table's kit's bot_levels ("" for no bot).
+    bot = models.CharField(max_length=12, blank=True, default="")
     # When the seat's player closed their last socket to the table (None: online or never seen).
     offline_since = models.DateTimeField(null=True, blank=True)
 
@@ -189,24 +172,93 @@ class Connection(models.Model):
     viewer = models.CharField(max_length=64)
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE)
     opened = models.DateTimeField(auto_now_add=True)
+    # The server process holding the socket (games/tables/heartbeat.py): when that process dies
+    # without closing its sockets, the survivors delete its rows.
+    process = models.CharField(max_length=80, default="", db_default="", db_index=True)
 
     def __str__(self) -> str:
         return f"{self.viewer} on {self.table_id}"
 
 
+class ChatChannel(models.TextChoices):
+    # Players' chat: seen by everyone at the table, written by its seated players.
+    TABLE = "table", "Table"
+    # Spectators' chat: written and seen by spectators only, so that watchers cannot coach a
+    # competitive table; the host may open it to the players' eyes (Table.chat_open).
+    SPECTATORS = "spectators", "Spectators"
+
+
+class ChatMessage(models.Model):
+    """One line of a table's chat, kept with the table (shown again on every reload)."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat")
+    channel = models.CharField(max_length=16, choices=ChatChannel.choices)
+    # None for a system line ("Ann sat down in seat 2").
+    author = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL)
+    # As shown when it was written: a later rename or seat change does not rewrite history.
+    author_name = models.CharField(max_length=40, blank=True)
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["pk"]
+
+    def __str__(self) -> str:
+        return f"{self.author_name or 'system'}: {self.text[:40]}"
+
+    @property
+    def is_system(self) -> bool:
+        return not self.author_name
+
+
+class ChatMute(models.Model):
+    """A person the host has muted at one table."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="chat_mutes")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "player"], name="one_mute")]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} muted at {self.table_id}"
+
+
+class ServerProcess(models.Model):
+    """A live server process; it beats every KILFORTH_HEARTBEAT_SECONDS (tables/heartbeat.py)."""
+
+    name = models.CharField(max_length=80, unique=True)
+    started = models.DateTimeField(auto_now_add=True)
+    last_seen = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return self.name
+
+
 class Game(models.Model):
     """The rules engine's state of one table's game, saved whole after every accepted decision."""
 
-    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game")
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="game_state")
     # The engine's JSON document, seed and deck order included: it never leaves the server as is.
     state = models.TextField()
     # Equal to the engine state's version; the optimistic lock every decision is checked against.
     version = models.PositiveIntegerField()
+    # The history the new game began with (the kit's `events(None, state)`); each decision's
+    # own part of the history is on its Action. The state keeps only what the position needs.
+    opening = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
     def __str__(self) -> str:
         return f"game of {self.table}"
+
+    def history(self) -> list:
+        """The game's whole history, in order: the opening, then each decision's events."""
+        out = list(self.opening)
+        for events in self.actions.order_by("version").values_list("events", flat=True):
+            out += events
+        return out
 
 
 class Action(models.Model):
@@ -219,6 +271,8 @@ class Action(models.Model):
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL)
     # The level of the bot that made this decision ("" for a person).
     bot = models.CharField(max_length=12, blank=True, default="")
+    # What this decision added to the game's history (the kit's `events(before, after)`).
+    events = models.JSONField(default=list, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -36,6 +36,17 @@ def on_commit_table_changed(table_id: int, bump: bool = False, lobby: bool = Tru
     transaction.on_commit(lambda: broadcast_table(table_id, lobby=lobby))
 
 
+def on_commit_lobby_changed() -> None:
+    """One lobby broadcast after commit, for a change that touched many tables at once."""
+    transaction.on_commit(broadcast_lobby)
+
+
+def broadcast_lobby() -> None:
+    from .rendering import render_lobby_list
+
+    _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
+
+
 def on_commit_presence(table_id: int) -> None:
     transaction.on_commit(lambda: _presence_soon(table_id))
 
@@ -100,6 +111,20 @@ def _send(group: str, message: dict, attempts: int = 4) -> None:
                 log.exception("broadcast to %s lost after %s attempts", group, attempts)
                 return
             time.sleep(0.25 * (attempt + 1))
+
+
+def session_group(session_key: str) -> str:
+    """Every table socket of one browser session (a logout reaches them all)."""
+    return f"session-{session_key}"
+
+
+def send_to_session(session_key: str, event: dict) -> None:
+    _send(session_group(session_key), event)
+
+
+def send_to_table(table_id: int, event: dict) -> None:
+    """Publish one event (a chat line, say) to every socket of a table."""
+    _send(table_group(table_id), event)
 
 
 def table_message(table_id: int) -> dict | None:

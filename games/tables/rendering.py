@@ -9,18 +9,12 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.template.loader import render_to_string
 
-from . import states
+from . import caches, kits
+from .frames import board_frame
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus
 
-LOBBY_LIMIT = 100
-BOT_NAMES = {"random": "random", "heuristic": "sensible"}
-
-
-def _bot_levels() -> list[str]:
-    from games.kilforth import adapter
-
-    return adapter.bot_levels()
+LOBBY_PAGE = 25  # rows per lobby page; the live lobby shows the first page
 
 
 def read_presence(table_id: int) -> tuple[list[int], int]:
@@ -46,17 +40,25 @@ def presence_among(table_id: int, host_id: int | None, seated: set[int]) -> tupl
     return online, len(watchers)
 
 
-def lobby_tables() -> list[Table]:
+def lobby_tables(query: str = "", page: int = 1) -> list[Table]:
+    """One page of the public tables (gathering first, newest first), searched by table or
+    host name (`lobby_page_count` tells how many pages there are)."""
+    rows = Table.objects.filter(
+        visibility="public",
+        status__in=[TableStatus.OPEN, TableStatus.CHOOSING, TableStatus.STARTED],
+    )
+    if query:
+        rows = rows.filter(Q(name__icontains=query) | Q(host__name__icontains=query))
+    start = (max(1, page) - 1) * LOBBY_PAGE
     tables = list(
-        Table.objects.filter(
-            visibility="public",
-            status__in=[TableStatus.OPEN, TableStatus.CHOOSING, TableStatus.STARTED],
-        )
-        .select_related("host")
+        rows.select_related("host")
         .annotate(
-            taken=Count("seats", filter=Q(seats__player__isnull=False), distinct=True),
+            # A bot's seat is taken as much as a person's.
+            taken=Count(
+                "seats", filter=Q(seats__player__isnull=False) | ~Q(seats__bot=""), distinct=True
+            ),
         )
-        .order_by("status", "-created")[:LOBBY_LIMIT]
+        .order_by("status", "-created")[start : start + LOBBY_PAGE]
     )
     # Every row's watchers in two queries (read_presence per row cost three queries each).
     ids = [t.pk for t in tables]
@@ -77,6 +79,16 @@ def lobby_tables() -> list[Table]:
     return tables
 
 
+def lobby_page_count(query: str = "") -> int:
+    rows = Table.objects.filter(
+        visibility="public",
+        status__in=[TableStatus.OPEN, TableStatus.CHOOSING, TableStatus.STARTED],
+    )
+    if query:
+        rows = rows.filter(Q(name__icontains=query) | Q(host__name__icontains=query))
+    return max(1, -(-rows.count() // LOBBY_PAGE))
+
+
 def render_lobby_list() -> str:
     return render_to_string("tables/_lobby_list.html", {"tables": lobby_tables()})
 
@@ -86,9 +98,10 @@ class SeatView:
     number: int
     player_id: int | None
     player_name: str | None
-    hero: dict | None = None
+    setup: dict | None = None
     ready: bool = False
     bot: str = ""
+    game: str = ""
 
     @property
     def taken(self) -> bool:
@@ -96,7 +109,7 @@ class SeatView:
 
     @property
     def display_name(self) -> str:
-        level = BOT_NAMES.get(self.bot, self.bot)
+        level = kits.bot_label(self.game, self.bot)
         if self.bot and self.player_name:
             return f"{self.player_name} (a {level} bot stands in)"
         if self.bot:
@@ -130,11 +143,19 @@ class TableSnapshot:
 
 def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     """`presence=False` when the caller has it already (a table.update message carries it)."""
-    table = Table.objects.select_related("host").filter(pk=table_id).first()
+    table = Table.objects.select_related("host", "rematch").filter(pk=table_id).first()
     if table is None:
         return None
     seats = [
-        SeatView(s.number, s.player_id, s.player.name if s.player else None, s.hero, s.ready, s.bot)
+        SeatView(
+            s.number,
+            s.player_id,
+            s.player.name if s.player else None,
+            s.setup,
+            s.ready,
+            s.bot,
+            table.game,
+        )
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     online, spectators = read_presence(table_id) if presence else ([], 0)
@@ -150,10 +171,11 @@ def _game_state(table: Table) -> object | None:
         return None
     game_id, version = row
     found = Game.objects.filter(pk=game_id, version=version).values_list("state", flat=True)
-    state = states.state_at(table.slug, version, found.first)
+    kit = kits.kit_for(table)
+    state = caches.state_at(kit, table.slug, version, found.first)
     if state is None:  # a decision landed between the two reads: take the newest, as one row
         text, version = Game.objects.filter(pk=game_id).values_list("state", "version").get()
-        state = states.state_at(table.slug, version, lambda: text)
+        state = caches.state_at(kit, table.slug, version, lambda: text)
     return state
 
 
@@ -170,8 +192,13 @@ def render_table_live(
     snapshot: TableSnapshot, player_id: int | None, access: str | None, request: object = None
 ) -> str:
     table = snapshot.table
+    kit = kits.kit_for(table)
     is_host = player_id is not None and player_id == table.host_id
-    my_seat = next((s.number for s in snapshot.seats if s.player_id == player_id), None)
+    # A visitor without a name (player_id None) holds no seat: a bot's seat has no player either.
+    my_seat = next(
+        (s.number for s in snapshot.seats if player_id is not None and s.player_id == player_id),
+        None,
+    )
     context = {
         "table": table,
         "seats": snapshot.seats,
@@ -182,24 +209,15 @@ def render_table_live(
         "can_sit": access == PLAYER_ACCESS and table.is_open,
         "has_player": player_id is not None,
         "full": snapshot.full,
-        "bot_levels": [(level, BOT_NAMES.get(level, level)) for level in _bot_levels()],
+        "bot_levels": list(kit.bot_levels.items()),
+        "prompt_template": kit.prompt_template,
+        "seats_label": kit.seats_label,
     }
     if table.status == TableStatus.CHOOSING:
-        from games.kilforth import adapter
-
-        context["hero_options"] = adapter.hero_options()
-        context["names"] = {
-            o.id: o.name for group in context["hero_options"].values() for o in group
-        }
-        mine = next((s for s in snapshot.seats if s.number == my_seat), None)
-        context["my_pick"] = mine
-        taken = [s.hero or {} for s in snapshot.seats if s.ready and s.number != my_seat]
-        context["taken"] = {v for pick in taken for v in pick.values() if isinstance(v, str)}
+        context.update(kit.prompt_context(snapshot.seats, my_seat))
     if snapshot.game is not None:
-        from games.kilforth import adapter
-
         players = {s.number: s.display_name for s in snapshot.seats}
-        waiting = set(snapshot.game.waiting_for)
+        waiting = set(kit.waiting_for(snapshot.game))
         context["absent"] = [
             s
             for s in snapshot.seats
@@ -212,7 +230,8 @@ def render_table_live(
             (s for s in snapshot.seats if s.number == my_seat and s.bot), None
         )
         online_seats = {s.number for s in snapshot.seats if s.player_id in context["online"]}
-        context["board"] = adapter.render(snapshot.game, my_seat, players, online_seats, table.slug)
+        board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
+        context["board"] = board_frame(board, kit.version(snapshot.game), table.game)
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view.
     return render_to_string("tables/_table_live.html", context, request=request)

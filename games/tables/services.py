@@ -6,15 +6,16 @@ change that was rolled back. Views and consumers only translate requests into th
 ServiceError into an HTTP status or a websocket error frame.
 """
 
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import realtime, states
+from . import caches, heartbeat, kits, names, realtime
 from .identity import PLAYER_ACCESS
-from .models import Action, Connection, Game, Player, Seat, Table, TableStatus
+from .models import LIVE_STATUSES, Action, Connection, Game, Player, Seat, Table, TableStatus
 
 
 class ServiceError(Exception):
@@ -43,6 +44,11 @@ class Conflict(ServiceError):
     code = "conflict"
 
 
+class TooMany(ServiceError):
+    status = 429
+    code = "too_many"
+
+
 class Stale(Conflict):
     """The submission was made against an older state than the current one."""
 
@@ -53,12 +59,18 @@ NAME_MAX = 40
 
 
 def clean_display_name(raw: str) -> str:
-    name = " ".join((raw or "").split())
-    if not name:
-        raise ServiceError("Please choose a display name.")
-    if len(name) > NAME_MAX:
-        raise ServiceError(f"A display name has at most {NAME_MAX} characters.")
-    return name
+    try:
+        return names.clean(raw, "A display name", NAME_MAX)
+    except names.BadName as exc:
+        raise ServiceError(exc.message) from exc
+
+
+def check_name_free_at(table: Table, player: Player, name: str) -> None:
+    """Two people at one table never look alike: a name already seated there is refused."""
+    others = Seat.objects.filter(table=table, player__isnull=False).exclude(player=player)
+    for other in others.values_list("player__name", flat=True):
+        if names.same(other, name):
+            raise Conflict(f"Someone at this table is already called {other}; pick another name.")
 
 
 def do_set_display_name(player: Player | None, raw_name: str) -> Player:
@@ -66,18 +78,30 @@ def do_set_display_name(player: Player | None, raw_name: str) -> Player:
     with transaction.atomic():
         if player is None:
             return Player.objects.create(name=name)
+        seated = Table.objects.filter(seats__player=player).exclude(status=TableStatus.CLOSED)
+        for table in seated:
+            check_name_free_at(table, player, name)
         player.name = name
         player.save(update_fields=["name"])
-        tables = list(
-            Table.objects.filter(seats__player=player).exclude(status=TableStatus.CLOSED)
-        ) + list(player.hosted_tables.exclude(status=TableStatus.CLOSED))
+        tables = list(seated) + list(player.hosted_tables.exclude(status=TableStatus.CLOSED))
+        # Each table's sockets re-render; the lobby, once for all of them (a host of many
+        # tables renaming must not re-render the lobby per table).
         for table in {t.pk: t for t in tables}.values():
-            _touch(table)
+            _touch(table, lobby=False)
+        if tables:
+            realtime.on_commit_lobby_changed()
     return player
 
 
 def do_create_table(host: Player, settings: dict[str, Any]) -> Table:
+    from . import limits
+
     with transaction.atomic():
+        hosting = Table.objects.filter(host=host, status__in=LIVE_STATUSES).count()
+        if hosting >= limits.MAX_OPEN_TABLES:
+            raise TooMany(
+                f"You already host {hosting} open tables; close one before opening another."
+            )
         table = Table.objects.create(host=host, **settings)
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(table.seat_count))
         _after_commit(table)
@@ -114,6 +138,7 @@ def do_take_seat(table: Table, player: Player | None, number: int, access: str |
         seat = Seat.objects.filter(table=table, number=number).first()
         if seat is None:
             raise NotFound(f"This table has no seat {number + 1}.")
+        check_name_free_at(table, player, player.name)
         if seat.player_id == player.pk:
             raise Conflict("You are already in that seat.")
         if seat.player_id is not None or seat.bot:
@@ -128,6 +153,7 @@ def do_take_seat(table: Table, player: Player | None, number: int, access: str |
             raise Conflict("You already have a seat at this table.") from exc
         if taken != 1:
             raise Conflict(f"{seat.label} is already taken.")
+        _chat_line(table, f"{player.name} sat down in {seat.label.lower()}.")
         _touch(table)
     seat.player = player
     return seat
@@ -140,6 +166,7 @@ def do_leave_seat(table: Table, player: Player | None) -> None:
         left = Seat.objects.filter(table=table, player=player).update(player=None)
         if player is None or left == 0:
             raise Conflict("You have no seat at this table.")
+        _chat_line(table, f"{player.name} left their seat.")
         _touch(table)
 
 
@@ -154,10 +181,8 @@ def _seat_for_host(table: Table, actor: Player | None, number: int) -> tuple[Tab
     return table, seat
 
 
-def check_bot_level(level: str) -> None:
-    from games.kilforth import adapter
-
-    if level not in adapter.bot_levels():
+def check_bot_level(table: Table, level: str) -> None:
+    if level not in kits.kit_for(table).bot_levels:
         raise ServiceError("Choose one of the bot levels on offer.")
 
 
@@ -166,6 +191,8 @@ def do_remove_player(table: Table, actor: Player | None, number: int) -> None:
         table, seat = _seat_for_host(table, actor, number)
         if seat.player_id is None and not seat.bot:
             raise Conflict(f"{seat.label} is already empty.")
+        if seat.player_id is not None:
+            _chat_line(table, f"The host gave {seat.player.name}'s seat back to the table.")
         seat.player = None
         seat.bot = ""
         seat.save(update_fields=["player", "bot"])
@@ -201,6 +228,21 @@ def do_update_settings(
     return table
 
 
+def do_rotate_links(table: Table, actor: Player | None) -> None:
+    """The host replaces the invite and spectate links: the old ones stop working at once
+    (access already granted through them stays, as a seat taken stays)."""
+    from .models import new_token
+
+    with transaction.atomic():
+        table = _locked_table(table)
+        check_host(table, actor)
+        if table.status == TableStatus.CLOSED:
+            raise Conflict("This table has been closed.")
+        Table.objects.filter(pk=table.pk).update(
+            invite_token=new_token(), spectate_token=new_token()
+        )
+
+
 def do_close_table(table: Table, actor: Player | None) -> None:
     with transaction.atomic():
         table = _locked_table(table)
@@ -212,17 +254,17 @@ def do_close_table(table: Table, actor: Player | None) -> None:
 
 
 def do_start_game(table: Table, actor: Player | None) -> None:
-    """Host's Start: every seat taken, each player now picks a hero (SET-2)."""
+    """Host's Start: every seat taken, each player now answers the kit's pre-game prompt."""
     with transaction.atomic():
         table = _locked_table(table)
         check_host(table, actor)
         check_open(table)
         if table.seats.filter(player__isnull=True, bot="").exists():
             raise Conflict("Every seat must be taken (by a player or a bot) before the start.")
-        table.seats.update(hero=None, ready=False)
-        # Bots let the dice pick their heroes and are ready at once.
+        table.seats.update(setup=None, ready=False)
+        # Bots take the kit's setup for bots and are ready at once.
         table.seats.filter(player__isnull=True).exclude(bot="").update(
-            hero={"race": None, "class": None, "female": False}, ready=True
+            setup=kits.kit_for(table).bot_setup(), ready=True
         )
         Table.objects.filter(pk=table.pk).update(status=TableStatus.CHOOSING)
         seats = list(table.seats.order_by("number"))
@@ -238,74 +280,57 @@ def _seat_of(table: Table, player: Player | None) -> Seat:
     return seat
 
 
-def do_pick_hero(
-    table: Table, player: Player | None, race: str, klass: str, female: bool, saga: str = ""
-) -> None:
-    """Confirm a hero for one's seat ("" for race or class: draw it at random).
+def do_setup_seat(table: Table, player: Player | None, answer: dict[str, Any]) -> None:
+    """Confirm one's answer to the kit's pre-game prompt (Kilforth: the hero, SET-2).
 
-    A saga may be picked only at tables whose sagas are matched ("": the class's own saga);
-    at random tables the sagas are dealt.
-
-    When the last seat confirms, the game is set up and begins in the same transaction.
+    The kit checks the answer against the seats already ready and the table's options. When the
+    last seat confirms, the game is set up and begins in the same transaction.
     """
-    from games.kilforth import adapter
-
-    options = adapter.hero_options()
-    if race and race not in {o.id for o in options["races"]}:
-        raise ServiceError("That race is not one of the choices.")
-    if klass and klass not in {o.id for o in options["classes"]}:
-        raise ServiceError("That class is not one of the choices.")
-    if saga and saga not in {o.id for o in options["sagas"]}:
-        raise ServiceError("That saga is not one of the choices.")
+    if not isinstance(answer, dict):
+        raise ServiceError("That answer was malformed.")
     with transaction.atomic():
         table = _locked_table(table)
         if table.status != TableStatus.CHOOSING:
-            raise Conflict("Heroes are picked after the host presses Start, before play.")
+            raise Conflict("This is answered after the host presses Start, before play.")
         seat = _seat_of(table, player)
-        for other in table.seats.exclude(pk=seat.pk).filter(ready=True):
-            picked = other.hero or {}
-            if race and picked.get("race") == race:
-                raise Conflict(f"{other.label} has already picked that race.")
-            if klass and picked.get("class") == klass:
-                raise Conflict(f"{other.label} has already picked that class.")
-            if saga and picked.get("saga") == saga:
-                raise Conflict(f"{other.label} has already picked that saga.")
-        if saga and table.saga_allocation != "matched":
-            raise Conflict("At this table the sagas are dealt at random.")
-        seat.hero = {"race": race or None, "class": klass or None, "female": bool(female)}
-        if saga:
-            seat.hero["saga"] = saga
+        kit = kits.kit_for(table)
+        others = [
+            (other.number, other.setup or {})
+            for other in table.seats.exclude(pk=seat.pk).filter(ready=True)
+        ]
+        try:
+            seat.setup = kit.check_setup(answer, others, table.options)
+        except kits.KitRefusal as exc:
+            raise Conflict(exc.reason) from exc
         seat.ready = True
-        seat.save(update_fields=["hero", "ready"])
+        seat.save(update_fields=["setup", "ready"])
         seats = list(table.seats.order_by("number"))
         if all(s.ready for s in seats):
             _begin_game(table, seats)
         _touch(table)
 
 
-def do_unpick_hero(table: Table, player: Player | None) -> None:
+def do_unsetup_seat(table: Table, player: Player | None) -> None:
     with transaction.atomic():
         table = _locked_table(table)
         if table.status != TableStatus.CHOOSING:
-            raise Conflict("The heroes are already set.")
+            raise Conflict("The game has begun; every seat's setup is fixed.")
         seat = _seat_of(table, player)
         Seat.objects.filter(pk=seat.pk).update(ready=False)
         _touch(table)
 
 
 def _begin_game(table: Table, seats: list[Seat]) -> None:
-    from games.kilforth import adapter
-
-    heroes = [dict(seat.hero or {}) for seat in seats]
-    state = adapter.setup(_engine_settings(table), heroes, adapter.new_seed())
-    Game.objects.create(table=table, state=adapter.dump(state), version=state.version)
+    kit = kits.kit_for(table)
+    setups = [dict(seat.setup or {}) for seat in seats]
+    state = kit.setup(table.options, setups, kit.new_seed())
+    Game.objects.create(
+        table=table,
+        state=kit.dump(state),
+        version=kit.version(state),
+        opening=kit.events(None, state),
+    )
     Table.objects.filter(pk=table.pk).update(status=TableStatus.STARTED)
-
-
-def _engine_settings(table: Table) -> dict[str, Any]:
-    fields = ["edition", "mode", "difficulty", "saga_allocation", "auto_evasion"]
-    fields += ["chapter_cost_by_number", "open_hands"]
-    return {f: getattr(table, f) for f in fields}
 
 
 def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> int:
@@ -333,8 +358,7 @@ def do_bot_act(table: Table, number: int, key: str, seen_version: int) -> int:
 
 
 def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player | None) -> int:
-    from games.kilforth import adapter
-
+    kit = kits.kit_for(table)
     if not isinstance(key, str) or not key or len(key) > 120:
         raise ServiceError("That decision was malformed.")
     if table.status != TableStatus.STARTED:
@@ -342,27 +366,36 @@ def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player
     game = Game.objects.defer("state").get(table=table)
     if seen_version != game.version:
         raise Stale("The game had moved on; here is where it stands now.")
-    state = states.state_at(table.slug, game.version, lambda: _document(game.pk, game.version))
+    state = caches.state_at(kit, table.slug, game.version, lambda: _document(game.pk, game.version))
     if state is None:
         raise Stale("The game had moved on; here is where it stands now.")
     try:
-        new = adapter.act(state, seat.number, key)
-    except adapter.IllegalAction as exc:
+        new = kit.act(state, seat.number, key)
+    except kits.KitRefusal as exc:
         raise ServiceError(exc.reason) from exc
+    version = kit.version(new)
     saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
-        state=adapter.dump(new), version=new.version
+        state=kit.dump(new), version=version
     )
     if saved != 1:
         raise Stale("The game had moved on; here is where it stands now.")
     Action.objects.create(
-        game=game, version=new.version, seat=seat.number, key=key, player=player, bot=seat.bot
+        game=game,
+        version=version,
+        seat=seat.number,
+        key=key,
+        player=player,
+        bot=seat.bot,
+        events=kit.events(state, new),
     )
-    states.remember_on_commit(table.slug, new.version, new)
-    if new.result is not None:
+    caches.remember_on_commit(table.slug, version, new)
+    ended = kit.result(new) is not None
+    if ended:
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+        _chat_line(table, "The game is over.")
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
-    _touch(table, lobby=new.result is not None)
-    return new.version
+    _touch(table, lobby=ended)
+    return version
 
 
 def _document(game_id: int, version: int) -> str | None:
@@ -371,7 +404,7 @@ def _document(game_id: int, version: int) -> str | None:
 
 def do_seat_bot(table: Table, actor: Player | None, number: int, level: str) -> None:
     """Before the start, the host gives a free seat to a bot (or changes its level)."""
-    check_bot_level(level)
+    check_bot_level(table, level)
     with transaction.atomic():
         table, seat = _seat_for_host(table, actor, number)
         if seat.player_id is not None:
@@ -382,9 +415,8 @@ def do_seat_bot(table: Table, actor: Player | None, number: int, level: str) -> 
 
 def do_hand_to_bot(table: Table, actor: Player | None, number: int, level: str) -> None:
     """The host lets a bot stand in for a player who vanished while the game waits on them."""
-    from games.kilforth import adapter
-
-    check_bot_level(level)
+    kit = kits.kit_for(table)
+    check_bot_level(table, level)
     with transaction.atomic():
         table = _locked_table(table)
         check_host(table, actor)
@@ -398,10 +430,11 @@ def do_hand_to_bot(table: Table, actor: Player | None, number: int, level: str) 
             raise Conflict(
                 f"{seat.label}'s player has not been away for {table.grace_seconds} seconds."
             )
-        state = adapter.load(Game.objects.get(table=table).state)
-        if seat.number not in state.waiting_for:
+        state = kit.load(Game.objects.get(table=table).state)
+        if seat.number not in kit.waiting_for(state):
             raise Conflict(f"The game is not waiting on {seat.label}.")
         Seat.objects.filter(pk=seat.pk).update(bot=level)
+        _chat_line(table, f"A bot now plays for {seat.player.name} until they return.")
         _touch(table)
 
 
@@ -413,6 +446,7 @@ def do_reclaim_seat(table: Table, player: Player | None) -> None:
         if not seat.bot:
             raise Conflict("Nobody is playing for you: your seat is already yours.")
         Seat.objects.filter(pk=seat.pk).update(bot="")
+        _chat_line(table, f"{player.name} is back and plays again.")
         _touch(table)
 
 
@@ -432,7 +466,7 @@ def do_rematch(table: Table, actor: Player | None) -> Table:
             raise Conflict("A rematch is offered once the game has ended.")
         if table.rematch_id:
             return table.rematch
-        fields = [*_engine_settings(table), "seat_count", "visibility"]
+        fields = ["game", "options", "seat_count", "visibility"]
         fields += ["bot_delay_ms", "grace_seconds"]
         settings = {f: getattr(table, f) for f in fields}
         settings["name"] = table.name if "rematch" in table.name else f"{table.name} (rematch)"
@@ -451,7 +485,12 @@ def do_connect(table: Table, channel_name: str, viewer: str, player: Player | No
     with transaction.atomic():
         Connection.objects.update_or_create(
             channel_name=channel_name,
-            defaults={"table": table, "viewer": viewer, "player": player},
+            defaults={
+                "table": table,
+                "viewer": viewer,
+                "player": player,
+                "process": heartbeat.PROCESS_NAME,
+            },
         )
         if player is not None:
             Seat.objects.filter(table=table, player=player).update(offline_since=None)
@@ -473,6 +512,32 @@ def do_disconnect(channel_name: str) -> None:
                 offline_since=timezone.now()
             )
         realtime.on_commit_presence(table_id)
+
+
+def close_idle_tables(minutes: int) -> int:
+    """Close the gathering tables nobody sits at or looks at, opened over `minutes` ago
+    (a forgotten or spammed table must not hold a lobby row for ever). Returns how many."""
+    if minutes <= 0:
+        return 0
+    cutoff = timezone.now() - timedelta(minutes=minutes)
+    idle = (
+        Table.objects.filter(status=TableStatus.OPEN, created__lt=cutoff)
+        .exclude(seats__player__isnull=False)
+        .exclude(pk__in=Connection.objects.values("table_id"))
+    )
+    with transaction.atomic():
+        closed = Table.objects.filter(pk__in=list(idle.values_list("pk", flat=True))).update(
+            status=TableStatus.CLOSED, version=F("version") + 1
+        )
+        if closed:
+            realtime.on_commit_lobby_changed()
+    return closed
+
+
+def _chat_line(table: Table, text: str) -> None:
+    from . import chat  # chat builds on this module's errors
+
+    chat.system(table.pk, text)
 
 
 def _touch(table: Table, lobby: bool = True) -> None:

@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from django.contrib.auth.signals import user_logged_in
+from django.contrib.auth.signals import user_logged_in, user_logged_out
 from django.db import IntegrityError, transaction
 from django.dispatch import receiver
 from django.http import HttpRequest
@@ -45,3 +45,12 @@ def _merge(guest: Player, owned: Player) -> None:
     Table.objects.filter(host=guest).update(host=owned)
     for table_id in touched:
         realtime.on_commit_table_changed(table_id, bump=True)
+
+
+@receiver(user_logged_out)
+def demote_open_sockets(sender: Any, request: HttpRequest, user: Any, **kwargs: Any) -> None:
+    """The sockets this browser has open stop showing the seat's private view at once: each
+    reads its session again (now empty) and carries on as a spectator, or closes."""
+    key = request.session.session_key
+    if key:
+        realtime.send_to_session(key, {"type": "session.changed"})

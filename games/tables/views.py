@@ -7,13 +7,15 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth.views import LoginView
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
+from django_ratelimit.decorators import ratelimit
 
-from . import services
+from . import chat, kits, limits, services
 from .forms import DisplayNameForm, SignUpForm, TableSettingsForm
 from .identity import (
     PLAYER_ACCESS,
@@ -23,8 +25,8 @@ from .identity import (
     player_from_session,
     remember_player,
 )
-from .models import Game, Table
-from .rendering import load_snapshot, lobby_tables, render_table_live
+from .models import Game, Table, TableStatus
+from .rendering import load_snapshot, lobby_page_count, lobby_tables, render_table_live
 
 View = Callable[..., HttpResponse]
 
@@ -76,22 +78,56 @@ def _table_or_404(request: HttpRequest, slug: str) -> tuple[Table, str]:
     return table, access
 
 
+def rate_limited(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """What a person sees when they do something too often (django-ratelimit's view)."""
+    return _refuse(
+        request, services.TooMany("That was too often; wait a few minutes and try again."), "/"
+    )
+
+
+@ratelimit(key=limits.login_name, rate=limits.LOG_IN[0], method="POST", block=True)
+@ratelimit(key="ip", rate=limits.LOG_IN[1], method="POST", block=True)
+def log_in(request: HttpRequest) -> HttpResponse:
+    return LoginView.as_view()(request)
+
+
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "tables/lobby.html", {"tables": lobby_tables()})
+    query = " ".join(request.GET.get("q", "").split())[:60]
+    try:
+        page = max(1, min(int(request.GET.get("page", "1")), 10_000))
+    except ValueError:
+        page = 1
+    pages = lobby_page_count(query)
+    page = min(page, pages)
+    context = {"tables": lobby_tables(query, page), "query": query, "page": page, "pages": pages}
+    # Only the first page of all tables is kept live; a search or a later page is a snapshot.
+    context["live"] = page == 1 and not query
+    context["page_range"] = range(1, pages + 1) if pages <= 20 else None
+    return render(request, "tables/lobby.html", context)
 
 
+@ratelimit(key=limits.person, rate=limits.RENAME[0], method="POST", block=True)
+@ratelimit(key="ip", rate=limits.RENAME[1], method="POST", block=True)
 @require_http_methods(["GET", "POST"])
 def welcome(request: HttpRequest) -> HttpResponse:
     player = player_from_session(request.session)
     form = DisplayNameForm(request.POST or None, initial={"name": player.name if player else ""})
     if request.method == "POST" and form.is_valid():
-        player = services.do_set_display_name(player, form.cleaned_data["name"])
+        try:
+            player = services.do_set_display_name(player, form.cleaned_data["name"])
+        except services.ServiceError as exc:
+            form.add_error("name", exc.message)
+            return render(
+                request, "tables/welcome.html", {"form": form, "next": _safe_next(request, "")}
+            )
         remember_player(request.session, player)
         messages.success(request, f"Welcome, {player.name}.")
         return redirect(_safe_next(request, reverse("lobby")))
     return render(request, "tables/welcome.html", {"form": form, "next": _safe_next(request, "")})
 
 
+@ratelimit(key="ip", rate=limits.SIGN_UP[1], method="POST", block=True)
+@ratelimit(key=limits.person, rate=limits.SIGN_UP[0], method="POST", block=True)
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
     form = SignUpForm(request.POST or None)
@@ -104,15 +140,22 @@ def signup(request: HttpRequest) -> HttpResponse:
     return render(request, "registration/signup.html", {"form": form})
 
 
+@ratelimit(key=limits.person, rate=limits.CREATE_TABLE[0], method="POST", block=True)
+@ratelimit(key="ip", rate=limits.CREATE_TABLE[1], method="POST", block=True)
 @requires_name
 @require_http_methods(["GET", "POST"])
 def create_table(request: HttpRequest) -> HttpResponse:
-    form = TableSettingsForm(
-        request.POST or None, initial={"name": f"{request.player.name}'s table"}
-    )
+    initial = {"name": f"{request.player.name}'s table"}
+    if request.GET.get("game") in {kit.key for kit in kits.all_kits()}:
+        initial["game"] = request.GET["game"]  # the game whose options the form shows
+    form = TableSettingsForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
-        table = services.do_create_table(request.player, form.cleaned_data)
-        return redirect(table)
+        try:
+            table = services.do_create_table(request.player, form.cleaned_data)
+        except services.ServiceError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(table)
     return render(request, "tables/table_form.html", {"form": form, "creating": True})
 
 
@@ -121,18 +164,21 @@ def table_page(request: HttpRequest, slug: str) -> HttpResponse:
     player = player_from_session(request.session)
     snapshot = load_snapshot(table.pk)
     live = render_table_live(snapshot, player.pk if player else None, access, request=request)
-    from games.kilforth.board import page_parts
-
     context = {"table": table, "live": live, "access": access, "player": player}
+    seated = player is not None and table.seats.filter(player=player).exists()
+    context |= {
+        "chat_lines": chat.recent(table, seated),
+        "chat_seated": seated,
+        "is_host": player is not None and player.pk == table.host_id,
+        "chat_muted": [str(m) for m in table.chat_mutes.values_list("player_id", flat=True)],
+    }
     # Icons and rules help for the board, once per page (a game may start while it is open).
-    context["board_parts"] = page_parts()
+    context["board_parts"] = kits.kit_for(table).page_parts()
     return render(request, "tables/table.html", context)
 
 
 def game_log(request: HttpRequest, slug: str) -> HttpResponse:
     """The whole log of a table's game, as the asking viewer may see it."""
-    from games.kilforth import adapter
-
     table, _ = _table_or_404(request, slug)
     game = Game.objects.filter(table=table).first()
     if game is None:
@@ -141,18 +187,22 @@ def game_log(request: HttpRequest, slug: str) -> HttpResponse:
     seats = list(table.seats.select_related("player"))
     mine = next((s.number for s in seats if player and s.player_id == player.pk), None)
     players = {s.number: (s.player.name if s.player else f"Bot ({s.bot})") for s in seats}
-    html = adapter.render_full_log(adapter.load(game.state), mine, players)
+    kit = kits.kit_for(table)
+    html = kit.render_full_log(kit.load(game.state), mine, players, game.history())
     return render(request, "tables/game_log.html", {"table": table, "log": html})
 
 
 def join_by_invite(request: HttpRequest, token: str) -> HttpResponse:
-    table = get_object_or_404(Table, invite_token=token)
+    # A closed table's links are dead, like links the host replaced.
+    table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), invite_token=token)
     grant_access(request.session, table, PLAYER_ACCESS)
     return redirect(table)
 
 
 def watch_by_link(request: HttpRequest, token: str) -> HttpResponse:
-    table = get_object_or_404(Table, spectate_token=token)
+    table = get_object_or_404(
+        Table.objects.exclude(status=TableStatus.CLOSED), spectate_token=token
+    )
     grant_access(request.session, table, SPECTATOR_ACCESS)
     return redirect(table)
 
@@ -191,6 +241,11 @@ def remove_player(request: HttpRequest, table: Table, access: str, number: int) 
 
 
 @_service_view
+def rotate_links(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_rotate_links(table, request.player)
+
+
+@_service_view
 def close_table(request: HttpRequest, table: Table, access: str) -> None:
     services.do_close_table(table, request.player)
 
@@ -201,15 +256,10 @@ def start_game(request: HttpRequest, table: Table, access: str) -> None:
 
 
 @_service_view
-def pick_hero(request: HttpRequest, table: Table, access: str) -> None:
-    services.do_pick_hero(
-        table,
-        request.player,
-        request.POST.get("race", ""),
-        request.POST.get("class", ""),
-        bool(request.POST.get("female")),
-        request.POST.get("saga", ""),
-    )
+def setup_seat(request: HttpRequest, table: Table, access: str) -> None:
+    """A seat's answer to the kit's pre-game prompt: the posted fields, read by the kit."""
+    answer = {k: v for k, v in request.POST.items() if k != "csrfmiddlewaretoken"}
+    services.do_setup_seat(table, request.player, answer)
 
 
 @_service_view
@@ -228,18 +278,8 @@ def reclaim_seat(request: HttpRequest, table: Table, access: str) -> None:
 
 
 @_service_view
-def unpick_hero(request: HttpRequest, table: Table, access: str) -> None:
-    services.do_unpick_hero(table, request.player)
-
-
-@_service_view
-def act(request: HttpRequest, table: Table, access: str) -> None:
-    """A game decision posted as a plain form (the websocket carries the same to the service)."""
-    try:
-        seen = int(request.POST.get("version", ""))
-    except ValueError as exc:
-        raise services.ServiceError("That decision named no game version.") from exc
-    services.do_act(table, request.player, request.POST.get("key", ""), seen)
+def unsetup_seat(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_unsetup_seat(table, request.player)
 
 
 @require_POST

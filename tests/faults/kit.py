@@ -14,20 +14,22 @@ from tests.conftest import DaphneServer
 SETUP = """
 import json
 from django.contrib.sessions.backends.db import SessionStore
+from games.kilforth.kit import pick_hero
 from games.tables import services
 from games.tables.identity import PLAYER_KEY
 from games.tables.models import Player
 ann, bob = Player.objects.create(name="Ann"), Player.objects.create(name="Bob")
 table = services.do_create_table(ann, {
-    "name": "Fault line", "edition": "shadows", "mode": "competitive", "seat_count": 2,
-    "difficulty": "standard", "auto_evasion": False, "chapter_cost_by_number": False,
-    "open_hands": False, "saga_allocation": "matched", "visibility": "public",
+    "name": "Fault line", "game": "kilforth", "seat_count": 2, "visibility": "public",
+    "options": {"edition": "shadows", "mode": "competitive", "difficulty": "standard",
+                "auto_evasion": False, "chapter_cost_2x": False, "open_hands": False,
+                "saga_allocation": "matched"},
     "bot_delay_ms": 0, "grace_seconds": 120})
 services.do_take_seat(table, ann, 0, "player")
 services.do_take_seat(table, bob, 1, "player")
 services.do_start_game(table, ann)
 for player in (ann, bob):
-    services.do_pick_hero(table, player, "", "", False)
+    pick_hero(table, player, "", "", False)
 keys = []
 for player in (ann, bob, None):
     session = SessionStore()
@@ -52,15 +54,17 @@ def saved_state(server: DaphneServer):
     return adapter.load(document)
 
 
-def saved_actions(server: DaphneServer) -> list[int]:
+def saved_actions(server: DaphneServer) -> list[tuple[int, int, str]]:
+    """(version, seat, key) of every decision the database holds, in order."""
     with sqlite3.connect(server.database) as db:
-        return [v for (v,) in db.execute("SELECT version FROM tables_action ORDER BY version")]
+        query = "SELECT version, seat, key FROM tables_action ORDER BY version"
+        return list(db.execute(query))
 
 
-def replayed(state):
-    """The state rebuilt from its seed and its log of decisions."""
+def replayed(state, actions: list[tuple[int, int, str]]):
+    """The state rebuilt from its seed and the database's log of decisions."""
     again = new_game(Settings.from_dict(state.settings), state.seed)
-    for seat, key in state.actions:
+    for _, seat, key in actions:
         again = act(again, seat, key)
     return again
 

@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from games.kilforth import adapter
+from games.kilforth.kit import pick_hero
 from games.tables import services
 from games.tables.models import Game, Player, Seat
 from tests.tables.helpers import open_table, receive_until, session_for, socket
@@ -67,8 +68,8 @@ async def test_a_player_removed_before_the_start_cannot_act_in_the_game():
         services.do_take_seat(table, host, 0, "player")
         services.do_take_seat(table, stay, 1, "player")
         services.do_start_game(table, host)
-        services.do_pick_hero(table, host, "", "", False)
-        services.do_pick_hero(table, stay, "", "", False)
+        pick_hero(table, host, "", "", False)
+        pick_hero(table, stay, "", "", False)
         return table, gone
 
     table, gone = await db(setup)()
@@ -79,19 +80,21 @@ async def test_a_player_removed_before_the_start_cannot_act_in_the_game():
     assert await versions(table) == state.version
 
 
+def log_in_as(player: Player, username: str) -> Client:
+    """A browser logged in to an account that owns `player`."""
+    user = User.objects.create_user(username, password="a-long-enough-secret-9")
+    Player.objects.filter(pk=player.pk).update(user=user)
+    browser = Client()
+    browser.post("/accounts/login/", {"username": username, "password": "a-long-enough-secret-9"})
+    return browser
+
+
 async def test_a_socket_opened_before_logging_out_loses_its_seat_powers():
     table, players = await db(started_table)()
     state = await db(current_state)(table)
     deciding = state.waiting_for[0]
 
-    def log_in_as_the_deciding_player():
-        user = User.objects.create_user("ann", password="a-long-enough-secret-9")
-        Player.objects.filter(pk=players[deciding].pk).update(user=user)
-        browser = Client()
-        browser.post("/accounts/login/", {"username": "ann", "password": "a-long-enough-secret-9"})
-        return browser
-
-    browser = await db(log_in_as_the_deciding_player)()
+    browser = await db(log_in_as)(players[deciding], "ann")
     session_key = browser.cookies["sessionid"].value
     sock = socket(f"/ws/t/{table.slug}/", session_key)
     assert (await sock.connect())[0]
@@ -105,4 +108,24 @@ async def test_a_socket_opened_before_logging_out_loses_its_seat_powers():
     assert 'data-error="forbidden"' in frame
     assert await versions(table) == state.version
     assert await db(Seat.objects.filter(table=table, player=players[deciding]).exists)()
+    await sock.disconnect()
+
+
+async def test_a_socket_open_at_logout_is_shown_the_spectators_view_at_once():
+    table, players = await db(started_table)()
+    state = await db(current_state)(table)
+    deciding = state.waiting_for[0]
+
+    browser = await db(log_in_as)(players[deciding], "bo")
+    sock = socket(f"/ws/t/{table.slug}/", browser.cookies["sessionid"].value)
+    assert (await sock.connect())[0]
+    mine = await receive_until(sock, 'id="game-board"')
+    assert 'class="kb-decision is-mine"' in mine  # the seat's own prompt, before
+
+    await db(browser.post)("/accounts/logout/")
+
+    # No update of the game is needed: the socket is re-rendered for nobody signed in.
+    after = await receive_until(sock, 'id="game-board"')
+    assert 'class="kb-decision is-mine"' not in after
+    assert "(you)" not in after
     await sock.disconnect()

@@ -1,6 +1,5 @@
 """The channel layer over a real Redis: what lets several daphne processes share tables."""
 
-import json
 import uuid
 
 import pytest
@@ -8,6 +7,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
+from games.tables import services
 from games.tables.models import Player
 from tests.tables.helpers import open_table, receive_until, session_for, socket
 
@@ -56,9 +56,12 @@ async def test_two_consumers_on_a_redis_backed_layer_see_each_others_updates(red
         assert (await ann_socket.connect())[0]
         await receive_until(host_socket, 'id="table-live"')
         await receive_until(ann_socket, 'id="table-live"')
-        await ann_socket.send_to(text_data=json.dumps({"action": "take_seat", "seat": 2}))
-        frame = await receive_until(host_socket, "Ann", wait=5)
-        assert 'id="seat-2"' in frame
+        await database_sync_to_async(services.do_take_seat)(table, ann, 2, "player")
+        # Both the chat's system line and the seat reach the host through Redis.
+        line = await receive_until(host_socket, "Ann sat down in seat 3.", wait=5)
+        assert 'id="chat-log"' in line
+        frame = await receive_until(host_socket, 'id="seat-2"', wait=5)
+        assert "Ann" in frame
         await host_socket.disconnect()
         await ann_socket.disconnect()
     finally:

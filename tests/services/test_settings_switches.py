@@ -84,7 +84,9 @@ def test_redis_url_switches_the_channel_layer_to_redis(redis_url):
     assert probe.stdout.split() == ["RedisPubSubChannelLayer", "ping"]
 
 
-def test_without_service_urls_the_site_runs_embedded():
+@pytest.mark.parametrize("empty", [{}, {"DATABASE_URL": "", "REDIS_URL": "", "PORT": ""}])
+def test_without_service_urls_the_site_runs_embedded(empty):
+    # Set but empty, as container files often leave them, means unset (it crashed with KeyError).
     probe = run(
         [
             "manage.py",
@@ -94,7 +96,8 @@ def test_without_service_urls_the_site_runs_embedded():
             "from django.conf import settings; "
             "print(settings.DATABASES['default']['ENGINE'].rsplit('.', 1)[1], "
             "settings.CHANNEL_LAYERS['default']['BACKEND'].rsplit('.', 1)[1])",
-        ]
+        ],
+        **empty,
     )
     assert probe.returncode == 0, probe.stderr
     assert probe.stdout.split() == ["sqlite3", "InMemoryChannelLayer"]

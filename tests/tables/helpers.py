@@ -5,7 +5,7 @@ from typing import Any
 from channels.testing import WebsocketCommunicator
 from django.contrib.sessions.backends.db import SessionStore
 
-from games.tables import services
+from games.tables import kits, services
 from games.tables.frames import apply_frame
 from games.tables.identity import PLAYER_KEY, grant_access
 from games.tables.models import Player, Table
@@ -20,7 +20,7 @@ DEFAULT_SETTINGS: dict[str, Any] = {
     "seat_count": 3,
     "difficulty": "standard",
     "auto_evasion": False,
-    "chapter_cost_by_number": False,
+    "chapter_cost_2x": False,
     "open_hands": False,
     "saga_allocation": "matched",
     "visibility": "public",
@@ -29,8 +29,24 @@ DEFAULT_SETTINGS: dict[str, Any] = {
 }
 
 
+def table_settings(**overrides: Any) -> dict[str, Any]:
+    """DEFAULT_SETTINGS (a form post's fields) as services take them: the options in one dict."""
+    flat = {**DEFAULT_SETTINGS, **overrides}
+    kit = kits.get(flat.pop("game", "kilforth"))
+    options = {k: flat.pop(k) for k in list(flat) if k in kit.options_form.base_fields}
+    return {**flat, "game": kit.key, "options": options}
+
+
+def new_table_form(name: str, **overrides: Any) -> dict[str, Any]:
+    """What the new-table page posts for a Kilforth table."""
+    form = {"name": name, "game": "kilforth", "seat_count": 2, "visibility": "public"}
+    form |= {"bot_delay_ms": 1000, "grace_seconds": 120, "edition": "shadows"}
+    form |= {"mode": "competitive", "difficulty": "standard", "saga_allocation": "matched"}
+    return form | overrides
+
+
 def open_table(host: Player, **overrides: Any) -> Table:
-    return services.do_create_table(host, {**DEFAULT_SETTINGS, **overrides})
+    return services.do_create_table(host, table_settings(**overrides))
 
 
 def session_for(player: Player | None = None, table: Table | None = None, level: str = "") -> str:

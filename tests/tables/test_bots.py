@@ -8,6 +8,7 @@ from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from games.kilforth import adapter
+from games.kilforth.kit import pick_hero
 from games.tables import bots, services
 from games.tables.models import Action, Game, Player, Seat, Table, TableStatus
 from tests.tables.helpers import open_table
@@ -51,7 +52,7 @@ def test_a_table_starts_with_a_bot_in_a_free_seat_which_picks_its_hero_at_once()
     services.do_seat_bot(table, host, 1, "random")
     services.do_start_game(table, host)
     assert Seat.objects.get(table=table, number=1).ready
-    services.do_pick_hero(table, host, "", "", False)
+    pick_hero(table, host, "", "", False)
     assert Table.objects.get(pk=table.pk).status == TableStatus.STARTED
 
 
@@ -61,7 +62,7 @@ def test_a_bot_decides_through_the_same_service_and_is_logged_as_a_bot():
     services.do_take_seat(table, host, 0, "player")
     services.do_seat_bot(table, host, 1, "random")
     services.do_start_game(table, host)
-    services.do_pick_hero(table, host, "", "", False)
+    pick_hero(table, host, "", "", False)
     for _ in range(200):
         state = current_state(table)
         if 1 in state.waiting_for:

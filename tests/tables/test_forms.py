@@ -73,3 +73,19 @@ def test_display_names_are_trimmed_and_required():
     assert form.cleaned_data["name"] == "Ann the Bold"
     assert not DisplayNameForm({"name": "   "}).is_valid()
     assert not DisplayNameForm({"name": "x" * 41}).is_valid()
+
+
+@pytest.mark.django_db
+def test_a_table_for_a_game_nobody_offers_is_a_form_error():
+    form = settings_form(game="chess")
+    assert not form.is_valid()
+    assert "game" in form.errors
+
+
+@pytest.mark.django_db
+def test_the_options_are_cleaned_into_one_dict_for_the_table():
+    form = settings_form(mode="cooperative", open_hands=True)
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["game"] == "kilforth"
+    assert form.cleaned_data["options"]["open_hands"] is True
+    assert "edition" not in form.cleaned_data

@@ -7,6 +7,7 @@ from django.db import close_old_connections
 from django.test import override_settings
 
 from games.kilforth import adapter
+from games.kilforth.kit import pick_hero
 from games.tables import services
 from games.tables.models import Action, Game, Player, Seat, Table, TableStatus
 from tests.tables.helpers import open_table
@@ -27,7 +28,7 @@ def started_table(names=("Ann", "Bob"), seed=4242, **settings):
     services.do_start_game(table, players[0])
     with override_settings(KILFORTH_TEST_SEED=seed):
         for player in players:
-            services.do_pick_hero(table, player, "", "", False)
+            pick_hero(table, player, "", "", False)
     table.refresh_from_db()
     return table, players
 
@@ -60,11 +61,11 @@ def test_players_pick_heroes_and_the_game_begins_when_all_have_confirmed():
     services.do_start_game(table, ann)
     options = adapter.hero_options()
     race, klass = options["races"][0].id, options["classes"][1].id
-    services.do_pick_hero(table, ann, race, klass, True)
+    pick_hero(table, ann, race, klass, True)
     assert not Game.objects.exists()
     with pytest.raises(services.Conflict, match="already picked that race"):
-        services.do_pick_hero(table, bob, race, "", False)
-    services.do_pick_hero(table, bob, "", "", False)
+        pick_hero(table, bob, race, "", False)
+    pick_hero(table, bob, "", "", False)
     table.refresh_from_db()
     assert table.status == TableStatus.STARTED
     picture = adapter.view(current_state(table), 0)
@@ -77,10 +78,10 @@ def test_a_hero_pick_must_be_one_of_the_choices_and_from_a_seated_player():
     table, (ann, _) = full_table()
     services.do_start_game(table, ann)
     with pytest.raises(services.ServiceError, match="not one of the choices"):
-        services.do_pick_hero(table, ann, "race.dragon_king", "", False)
+        pick_hero(table, ann, "race.dragon_king", "", False)
     stranger = Player.objects.create(name="Sly")
     with pytest.raises(services.Forbidden):
-        services.do_pick_hero(table, stranger, "", "", False)
+        pick_hero(table, stranger, "", "", False)
 
 
 @pytest.mark.django_db
@@ -186,9 +187,9 @@ def test_a_finished_game_offers_a_rematch_with_the_same_players():
         services.do_rematch(table, players[1])
     rematch = services.do_rematch(table, players[0])
     assert rematch.pk != table.pk
-    assert (rematch.edition, rematch.mode, rematch.seat_count) == (
-        table.edition,
-        table.mode,
+    assert (rematch.game, rematch.options, rematch.seat_count) == (
+        table.game,
+        table.options,
         table.seat_count,
     )
     assert [s.player for s in rematch.seats.order_by("number")] == players
@@ -208,14 +209,34 @@ def test_the_whole_log_is_readable_by_each_viewer_with_only_what_they_may_see(cl
     assert "The whole story of" in page and 'class="log-list"' in page
     assert page.count('class="log-row') >= 10
     from games.kilforth.engine import content
-    from games.kilforth.engine.view import visible_log
 
     hands = {c for hero in state.heroes for c in hero["hand"]}
-    # Public: what a spectator may know, the whole public log included.
-    public = str(adapter.view(state, None)) + str(visible_log(state, None))
+    # Public: what a spectator may know, the whole public history included.
+    history = Game.objects.get(table=table).history()
+    public = str(adapter.view(state, None)) + str([e for e in history if e["vis"] == "all"])
     for card in hands:
         if card not in public:
             assert content().card(card)["name"] not in page
+
+
+@pytest.mark.django_db
+def test_the_whole_log_reaches_back_to_the_first_event_though_the_state_keeps_only_the_newest(
+    client,
+):
+    from games.kilforth.engine.state import LOG_KEPT
+
+    table, players = started_table()
+    while True:
+        state = current_state(table)
+        if state.logged > 2 * LOG_KEPT or state.result is not None:
+            break
+        seat, choices = deciding(state)
+        services.do_act(table, players[seat], choices[0].key, state.version)
+    assert len(state.log) < state.logged, "the state no longer holds the whole history"
+    history = Game.objects.get(table=table).history()
+    assert len(history) == state.logged
+    page = client.get(f"/t/{table.slug}/log/").content.decode()
+    assert page.count('class="log-row') == sum(1 for e in history if e["vis"] == "all")
 
 
 @pytest.mark.django_db
@@ -229,13 +250,13 @@ def test_at_a_matched_table_a_player_may_pick_a_saga_and_at_a_random_table_not()
     table, (ann, bob) = full_table()
     services.do_start_game(table, ann)
     sagas = [o.id for o in adapter.hero_options()["sagas"]]
-    services.do_pick_hero(table, ann, "", "", False, sagas[2])
+    pick_hero(table, ann, "", "", False, sagas[2])
     with pytest.raises(services.Conflict, match="already picked that saga"):
-        services.do_pick_hero(table, bob, "", "", False, sagas[2])
-    services.do_pick_hero(table, bob, "", "", False)
+        pick_hero(table, bob, "", "", False, sagas[2])
+    pick_hero(table, bob, "", "", False)
     assert adapter.view(current_state(table), 0)["heroes"][0]["saga"] == sagas[2]
 
     dealt, (cy, di) = full_table(("Cy", "Di"), saga_allocation="random")
     services.do_start_game(dealt, cy)
     with pytest.raises(services.Conflict, match="dealt at random"):
-        services.do_pick_hero(dealt, cy, "", "", False, sagas[0])
+        pick_hero(dealt, cy, "", "", False, sagas[0])

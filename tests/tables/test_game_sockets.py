@@ -100,11 +100,9 @@ async def test_a_new_connection_after_a_restart_shows_the_same_pending_prompt():
     for communicator in sockets.values():
         await communicator.disconnect()
     # The process's caches are gone after a restart; only the database remains.
-    from games.tables import consumers, states
+    from games.tables import caches
 
-    consumers._renderings.views.clear()
-    consumers._snapshots.clear()
-    states.forget_all()
+    caches.forget_all()
     again = socket(f"/ws/t/{table.slug}/", await db(session_for)(players[seat]))
     assert (await again.connect())[0]
     frame = await receive_until(again, 'id="game-board"')

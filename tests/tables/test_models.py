@@ -1,7 +1,8 @@
 import pytest
 from django.db import IntegrityError, transaction
 
-from games.tables.models import Seat, Table
+from games.kilforth.kit import variants
+from games.tables.models import Seat
 from tests.tables.helpers import open_table
 
 
@@ -27,5 +28,6 @@ def test_a_player_can_hold_only_one_seat_at_a_table_even_bypassing_the_services(
 
 def test_variants_are_listed_in_plain_words(make_player):
     table = open_table(make_player(), mode="cooperative", auto_evasion=True, open_hands=True)
-    assert table.variants() == ["automatic evasion", "open hands"]
-    assert Table(chapter_cost_by_number=True).variants() == ["chapter cost 2 x chapter"]
+    assert variants(table.options) == ["automatic evasion", "open hands"]
+    assert variants({"chapter_cost_2x": True}) == ["chapter cost 2 x chapter"]
+    assert "Variants: automatic evasion, open hands" in table.option_summary

@@ -5,7 +5,7 @@ from django.db import transaction
 
 from games.kilforth import adapter
 from games.kilforth.engine import State
-from games.tables import services, states
+from games.tables import caches, services
 from games.tables.models import Game
 from games.tables.rendering import load_snapshot
 from tests.tables.test_game_flow import current_state, deciding, started_table
@@ -24,7 +24,7 @@ def parses(monkeypatch):
         return load(document)
 
     monkeypatch.setattr(adapter, "load", counting)
-    states.forget_all()
+    caches.forget_all()
     return count
 
 
@@ -60,3 +60,14 @@ def test_a_decision_whose_transaction_rolls_back_is_never_remembered(parses):
     assert other != adapter.act(state, seat, choices[0].key)
     Game.objects.filter(table=table).update(state=adapter.dump(other), version=other.version)
     assert load_snapshot(table.pk).game == other
+
+
+def test_a_newer_version_of_a_game_replaces_the_older_ones_this_process_kept(parses):
+    table, players = started_table()
+    for _ in range(3):
+        state = current_state(table)
+        seat, choices = deciding(state)
+        services.do_act(table, players[seat], choices[0].key, state.version)
+    assert caches.cached_states() == 1
+    table.refresh_from_db()
+    assert load_snapshot(table.pk).game == current_state(table)

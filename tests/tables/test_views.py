@@ -25,7 +25,7 @@ def test_choosing_a_name_makes_a_guest_player_kept_in_the_session(client, db):
     response = client.post("/welcome/", {"name": "  Ann  "})
     assert response.status_code == 302
     page = client.get("/").content.decode()
-    assert "Playing as <strong>Ann</strong>" in page
+    assert "Playing as <strong><bdi>Ann</bdi></strong>" in page
     assert "First time here?" not in page
 
 
@@ -46,7 +46,7 @@ def test_a_host_opens_a_table_with_its_settings(person):
     assert response.status_code == 302
     table = Table.objects.get()
     assert response["Location"] == f"/t/{table.slug}/"
-    assert (table.host, table.seat_count, table.difficulty) == (ann, 4, "harder")
+    assert (table.host, table.seat_count, table.options["difficulty"]) == (ann, 4, "harder")
     assert list(table.seats.values_list("number", flat=True)) == [0, 1, 2, 3]
 
 
@@ -302,7 +302,7 @@ def test_a_guest_who_signs_up_keeps_name_and_seats(person):
     guest.refresh_from_db()
     assert guest.user == User.objects.get(username="ann")
     assert seat_holders(table)[1] == "Ann"
-    assert "Playing as <strong>Ann</strong>" in guest_client.get("/").content.decode()
+    assert "Playing as <strong><bdi>Ann</bdi></strong>" in guest_client.get("/").content.decode()
 
 
 def test_logging_in_on_another_device_brings_the_same_player(person, client_factory):
@@ -320,7 +320,7 @@ def test_logging_in_on_another_device_brings_the_same_player(person, client_fact
         "/accounts/login/", {"username": "ann", "password": "quest-for-the-totem-9"}
     )
     assert response.status_code == 302
-    assert "Playing as <strong>Ann</strong>" in other_device.get("/").content.decode()
+    assert "Playing as <strong><bdi>Ann</bdi></strong>" in other_device.get("/").content.decode()
 
 
 def test_logging_in_moves_a_guests_seats_to_the_account(person):
@@ -360,3 +360,13 @@ def test_clear_presence_forgets_sockets_left_by_a_previous_run(person):
 def test_the_lobby_links_to_the_card_gallery(client, db):
     page = client.get("/").content.decode()
     assert 'href="/cards/"' in page and "Browse the cards" in page
+
+
+def test_a_visitor_who_came_by_a_spectate_link_may_sit_at_a_public_table(person):
+    host_browser, host = person("Hal")
+    table = open_table(host)
+    bea, player = person("Bea")
+    assert bea.get(f"/watch/{table.spectate_token}/").status_code == 302
+    answer = bea.post(f"/t/{table.slug}/seats/2/take/")
+    assert answer.status_code == 302, answer.content
+    assert Seat.objects.get(table=table, number=1).player_id == player.pk

@@ -1,0 +1,151 @@
+"""Every per-process cache of the platform, and the one story of when each entry goes.
+
+The database is the truth; these only save work. Three caches, all keyed by a table:
+
+- **parsed game states**, by (table slug, version): a committed version never changes, so the
+  process that applied a decision keeps its new state (once the transaction commits) and every
+  other reader parses a version once. The slug is a random token never reused (row ids can be).
+- **snapshots**, by (table id, slug, version): everything the live fragment shows for one table
+  version, read once however many sockets ask at the same moment (`snapshot()`).
+- **renderings**, by (table id, viewer kind, access): the newest rendered fragments of each view
+  and the partial frames between them (`frames.Renderings`).
+
+When entries go:
+1. A newer version of a table supersedes its older states and snapshots at once (sockets only
+   move forward; a lagging one is sent a whole fragment rendered for it alone).
+2. When this process's last socket of a table closes, everything of that table goes
+   (`forget_table`): a finished game's state and boards do not wait to be pushed out.
+3. Each cache is capped (least recently used first) as a backstop.
+`forget_all()` empties them, as a restart would (tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Callable
+from threading import Lock
+from typing import TYPE_CHECKING
+
+from channels.db import database_sync_to_async
+from django.db import transaction
+
+from .frames import Renderings
+from .kits import GameKit
+
+if TYPE_CHECKING:
+    from .rendering import TableSnapshot
+
+STATES_KEPT = 256
+SNAPSHOTS_KEPT = 512
+
+_states: OrderedDict[tuple[str, int], object] = OrderedDict()
+_lock = Lock()  # states are read and written from sync worker threads
+_snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
+_loading: dict[tuple[int, str, int], asyncio.Future[TableSnapshot | None]] = {}
+renderings = Renderings()
+
+
+# -- parsed game states ----------------------------------------------------------------------
+
+
+def state_at(
+    kit: GameKit, slug: str, version: int, document: Callable[[], str | None]
+) -> object | None:
+    """The game's state at `version`: remembered, or parsed from `document()` and remembered.
+
+    Engine states are never changed in place (`act` returns a new state), so sharing is safe.
+    """
+    key = (slug, version)
+    with _lock:
+        state = _states.get(key)
+        if state is not None:
+            _states.move_to_end(key)
+            return state
+    text = document()
+    if text is None:
+        return None
+    state = kit.load(text)
+    _remember(key, state)
+    return state
+
+
+def remember_on_commit(slug: str, version: int, state: object) -> None:
+    """Keep a state this transaction saved, once (and only if) it commits."""
+    transaction.on_commit(lambda: _remember((slug, version), state))
+
+
+def _remember(key: tuple[str, int], state: object) -> None:
+    slug, version = key
+    with _lock:
+        if any(k[0] == slug and k[1] > version for k in _states):
+            return  # a newer version is known: this one will not be asked for again
+        for older in [k for k in _states if k[0] == slug and k[1] < version]:
+            del _states[older]
+        _states[key] = state
+        _states.move_to_end(key)
+        while len(_states) > STATES_KEPT:
+            _states.popitem(last=False)
+
+
+# -- snapshots of a table version ------------------------------------------------------------
+
+
+async def snapshot(
+    table_id: int, slug: str, version: int, load: Callable[[], TableSnapshot | None]
+) -> TableSnapshot | None:
+    """Load a table version once per process, however many sockets ask for it at once."""
+    key = (table_id, slug, version)
+    found = _snapshots.get(key)
+    if found is not None:
+        _snapshots.move_to_end(key)
+        return found
+    loop = asyncio.get_running_loop()
+    pending = _loading.get(key)
+    if pending is None or pending.get_loop() is not loop:
+        pending = asyncio.ensure_future(database_sync_to_async(load)())
+        _loading[key] = pending
+        try:
+            found = await pending
+        finally:
+            _loading.pop(key, None)
+        if found is not None:
+            for older in [k for k in _snapshots if k[0] == table_id and k[2] < version]:
+                del _snapshots[older]
+            _snapshots[key] = found
+            while len(_snapshots) > SNAPSHOTS_KEPT:
+                _snapshots.popitem(last=False)
+        return found
+    return await asyncio.shield(pending)
+
+
+# -- forgetting ----------------------------------------------------------------------------
+
+
+def forget_table(table_id: int) -> None:
+    """Drop everything this process keeps of one table (its last socket here has closed)."""
+    slugs = {k[1] for k in _snapshots if k[0] == table_id}
+    for key in [k for k in _snapshots if k[0] == table_id]:
+        del _snapshots[key]
+    with _lock:
+        for key in [k for k in _states if k[0] in slugs]:
+            del _states[key]
+    renderings.forget(table_id)
+
+
+def cached_tables() -> set[int]:
+    """The ids of the tables this process keeps snapshots or renderings of."""
+    return {k[0] for k in _snapshots} | renderings.tables()
+
+
+def cached_states() -> int:
+    with _lock:
+        return len(_states)
+
+
+def forget_all() -> None:
+    """As after a restart (tests)."""
+    with _lock:
+        _states.clear()
+    _snapshots.clear()
+    renderings.views.clear()

@@ -1,0 +1,139 @@
+"""Chat at a table: players' chat, spectators' chat, system lines, mutes (views -> do_*).
+
+Every write is one transaction and is broadcast after commit to the table's group as
+{"type": "chat.message", "channel", "html", "author"}; each socket shows it or not by what its
+viewer may read (`may_read`): a spectators' line reaches a seated player only when the host
+has opened that chat. Lines are rendered once, escaped, names isolated (<bdi>); no link is made
+clickable.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from datetime import timedelta
+
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.utils import timezone
+
+from . import realtime
+from .models import ChatChannel, ChatMessage, ChatMute, Player, Seat, Table, TableStatus
+from .services import Conflict, Forbidden, ServiceError, check_host
+
+MAX_CHARS = 500
+# A person may send BURST lines per WINDOW seconds (across every socket and process).
+BURST = 5
+WINDOW = 10
+SHOWN = 100  # lines a page opens with, per table
+
+
+class ChatRefused(ServiceError):
+    code = "chat"
+
+
+def clean_text(raw: object) -> str:
+    """The text to post, or ChatRefused with what is wrong with it."""
+    if not isinstance(raw, str):
+        raise ChatRefused("A chat message must be text.")
+    text = raw.strip()
+    if not text:
+        raise ChatRefused("Write something before sending.")
+    if len(text) > MAX_CHARS:
+        raise ChatRefused(f"A chat message is at most {MAX_CHARS} characters ({len(text)} here).")
+    # Control characters (tabs and line breaks too: a chat line is one line) and the invisible
+    # formatting ones that reorder or hide text (bidi overrides, zero-width joiners...).
+    if any(unicodedata.category(c) in {"Cc", "Cf"} for c in text):
+        raise ChatRefused("A chat message cannot hold control or invisible formatting characters.")
+    return text
+
+
+def may_read(channel: str, seated: bool, chat_open: bool) -> bool:
+    return channel == ChatChannel.TABLE or not seated or chat_open
+
+
+def _author_seat(table: Table, player: Player) -> int | None:
+    return Seat.objects.filter(table=table, player=player).values_list("number", flat=True).first()
+
+
+def do_post(table: Table, player: Player | None, raw: object) -> ChatMessage:
+    """A person writes a line: a seated player's goes to the table chat, anyone else's to the
+    spectators' chat (the channel follows the seat, so no page can pick the wrong one)."""
+    text = clean_text(raw)
+    if player is None:
+        raise Forbidden("Choose a display name before chatting.")
+    with transaction.atomic():
+        table = Table.objects.get(pk=table.pk)
+        if table.status == TableStatus.CLOSED:
+            raise Conflict("This table has been closed.")
+        if ChatMute.objects.filter(table=table, player=player).exists():
+            raise Forbidden("The host has muted you at this table.")
+        seat = _author_seat(table, player)
+        channel = ChatChannel.SPECTATORS if seat is None else ChatChannel.TABLE
+        since = timezone.now() - timedelta(seconds=WINDOW)
+        if ChatMessage.objects.filter(author=player, created__gte=since).count() >= BURST:
+            raise ChatRefused(f"Slow down: at most {BURST} messages every {WINDOW} seconds.")
+        message = ChatMessage.objects.create(
+            table=table,
+            channel=channel,
+            author=player,
+            author_name=player.name,
+            seat=seat,
+            text=text,
+        )
+        _broadcast_on_commit(message)
+    return message
+
+
+def system(table_id: int, text: str) -> None:
+    """A system line in the table chat ("Ann left seat 2"), inside the caller's transaction."""
+    message = ChatMessage.objects.create(table_id=table_id, channel=ChatChannel.TABLE, text=text)
+    _broadcast_on_commit(message)
+
+
+def do_mute(table: Table, actor: Player | None, player_id: object, muted: bool) -> None:
+    """The host mutes (or lets speak again) one person at this table."""
+    try:
+        target = Player.objects.get(pk=int(player_id))
+    except (TypeError, ValueError, OverflowError, Player.DoesNotExist) as exc:
+        raise ChatRefused("Who? That person is not known here.") from exc
+    with transaction.atomic():
+        table = Table.objects.get(pk=table.pk)
+        check_host(table, actor)
+        if target.pk == table.host_id:
+            raise ChatRefused("The host cannot mute themselves.")
+        if muted:
+            ChatMute.objects.get_or_create(table=table, player=target)
+            system(table.pk, f"The host muted {target.name}.")
+        else:
+            ChatMute.objects.filter(table=table, player=target).delete()
+            system(table.pk, f"The host let {target.name} speak again.")
+
+
+def do_open_spectator_chat(table: Table, actor: Player | None, open_: bool) -> None:
+    with transaction.atomic():
+        table = Table.objects.get(pk=table.pk)
+        check_host(table, actor)
+        Table.objects.filter(pk=table.pk).update(chat_open=open_)
+        realtime.on_commit_table_changed(table.pk, bump=True, lobby=False)
+
+
+def render_line(message: ChatMessage) -> str:
+    return render_to_string("tables/_chat_line.html", {"m": message})
+
+
+def recent(table: Table, seated: bool) -> list[ChatMessage]:
+    """The newest lines this viewer may read, oldest first."""
+    lines = ChatMessage.objects.filter(table=table)
+    if not may_read(ChatChannel.SPECTATORS, seated, table.chat_open):
+        lines = lines.filter(channel=ChatChannel.TABLE)
+    return list(reversed(lines.order_by("-pk")[:SHOWN]))
+
+
+def _broadcast_on_commit(message: ChatMessage) -> None:
+    event = {
+        "type": "chat.message",
+        "table": message.table_id,
+        "channel": message.channel,
+        "html": render_line(message),
+    }
+    transaction.on_commit(lambda: realtime.send_to_table(message.table_id, event))

@@ -1,0 +1,137 @@
+"""The game-kit seam: everything one game brings, behind one small protocol.
+
+The platform (this package: lobby, seats, sockets, persistence, bots) knows games only through
+`GameKit`. A kit registers itself under its key (`register`, from its AppConfig.ready); the
+platform finds a table's kit by `Table.game` (`kit_for`). Nothing in games/tables imports a
+kit's module (tests/tables/test_kit_seam.py checks this).
+
+Seat numbers are one convention everywhere below the page: 0-based (engine, services, sockets,
+`Seat.number`, part ids); only what a person reads ("Seat 1") and URLs count from 1.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Protocol, runtime_checkable
+
+from django import forms
+
+
+class KitRefusal(Exception):
+    """A kit refused an answer (an illegal decision, a bad pre-game pick): `reason` is shown."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@runtime_checkable
+class GameKit(Protocol):
+    """What one game brings to the platform. States are the kit's own objects; the platform only
+    stores them (`dump`/`load`) and asks about them through these methods."""
+
+    key: str  # the registry key, stored in Table.game
+    name: str  # shown in the lobby
+    blurb: str  # one sentence for the lobby
+    min_seats: int
+    max_seats: int
+    seats_label: str  # what the settings form calls the seat count ("Hero seats")
+    duration: str  # "45-90 minutes"
+    # Bot levels on offer: level -> label a person reads ("sensible"). The first is the default.
+    bot_levels: dict[str, str]
+
+    # Engine interface: the fixed API every engine has.
+    def new_seed(self) -> int: ...
+    def setup(self, options: dict[str, Any], setups: list[dict], seed: int) -> Any: ...
+    def load(self, document: str) -> Any: ...
+    def dump(self, state: Any) -> str: ...
+    def act(self, state: Any, seat: int, key: str) -> Any:
+        """The new state; raises KitRefusal for an illegal decision."""
+
+    def version(self, state: Any) -> int: ...
+    def events(self, before: Any | None, after: Any) -> list:
+        """What `after` added to the game's history since `before` (None: a new game), as JSON.
+
+        The platform stores it with the decision (Action.events; Game.opening for a new game)
+        and hands the whole history back to `render_full_log`: the state keeps only what the
+        position needs, so its document does not grow with the game."""
+
+    def waiting_for(self, state: Any) -> list[int]: ...
+    def result(self, state: Any) -> Any: ...
+    def bot_choice(self, state: Any, seat: int, level: str, rng: random.Random) -> str: ...
+
+    # Pre-game prompts: what each seat answers between Start and play (stored in Seat.setup).
+    def bot_setup(self) -> dict:
+        """The setup a bot seat gets without asking."""
+
+    def check_setup(
+        self, answer: dict, others: list[tuple[int, dict]], options: dict[str, Any]
+    ) -> dict:
+        """A seat's answer, cleaned; KitRefusal when not allowed (unknown, or taken).
+
+        `others`: (seat number, setup) of the seats already ready."""
+
+    # Options: a Django form class whose fields the table form shows and whose staticmethod
+    # `check(options, seat_count) -> {field: message}` judges their combinations; its cleaned
+    # data is Table.options, handed to `setup` as is.
+    options_form: type[forms.Form]
+
+    def options_summary(self, options: dict[str, Any]) -> list[str]:
+        """The options in a few words each, for the lobby and the table page."""
+
+    def prompt_context(self, seats: list[Any], my_seat: int | None) -> dict[str, Any]:
+        """Template context for the kit's pre-game prompt (`prompt_template`)."""
+
+    prompt_template: str
+
+    # Rendering (HTML marked safe, the kit escapes what it shows): the board for one viewer (a
+    # seat, or None for a spectator: never another seat's hidden information) with its changing
+    # parts marked (frames.mark), the page's once-only assets, and the whole log. Once `result`
+    # is set, the board carries the kit's end-of-game summary (Kilforth: the scores table).
+    def render(
+        self,
+        state: Any,
+        viewer: int | None,
+        players: dict[int, str],
+        online: set[int],
+        table_slug: str,
+    ) -> str: ...
+    def page_parts(self) -> str: ...
+    def render_full_log(
+        self, state: Any, viewer: int | None, players: dict[int, str], history: list
+    ) -> str: ...
+
+
+_kits: dict[str, GameKit] = {}
+
+
+def register(kit: GameKit) -> None:
+    """Make a kit available under `kit.key` (a later registration of the same key replaces it)."""
+    if not isinstance(kit, GameKit):
+        raise TypeError(f"{kit!r} does not implement the GameKit protocol")
+    _kits[kit.key] = kit
+
+
+def unregister(key: str) -> None:
+    _kits.pop(key, None)
+
+
+def get(key: str) -> GameKit:
+    """The kit registered under `key`; LookupError when there is none."""
+    try:
+        return _kits[key]
+    except KeyError:
+        raise LookupError(f"No game called {key!r} is offered here.") from None
+
+
+def kit_for(table: Any) -> GameKit:
+    return get(table.game)
+
+
+def all_kits() -> list[GameKit]:
+    return list(_kits.values())
+
+
+def bot_label(game: str, level: str) -> str:
+    kit = _kits.get(game)
+    return kit.bot_levels.get(level, level) if kit else level

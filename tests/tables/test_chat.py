@@ -1,0 +1,158 @@
+"""Chat at a table: who writes where, who reads what, refusals, mutes, system lines."""
+
+import json
+
+import pytest
+from channels.db import database_sync_to_async
+from django.utils import timezone
+
+from games.tables import chat
+from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
+from games.tables.models import ChatMessage, Player, Seat
+from tests.tables.helpers import open_table, receive_until, session_for, socket
+
+db = database_sync_to_async
+
+
+def seated_table():
+    host = Player.objects.create(name="Hal")
+    table = open_table(host, seat_count=2)
+    ann = Player.objects.create(name="Ann")
+    Seat.objects.filter(table=table, number=0).update(player=host)
+    Seat.objects.filter(table=table, number=1).update(player=ann)
+    wes = Player.objects.create(name="Wes")
+    return table, host, ann, wes
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "raw, says",
+    [
+        ("", "Write something"),
+        ("   \t ", "Write something"),
+        ("x" * 501, "at most 500"),
+        ("ring\x07bell", "control"),
+        ("abc\u202edlrow", "control"),
+        (["a list"], "must be text"),
+    ],
+)
+def test_empty_long_or_control_character_messages_are_refused_and_nothing_is_kept(raw, says):
+    table, host, _, _ = seated_table()
+    with pytest.raises(chat.ChatRefused, match=says):
+        chat.do_post(table, host, raw)
+    assert not ChatMessage.objects.filter(author=host).exists()
+
+
+@pytest.mark.django_db
+def test_a_message_of_exactly_five_hundred_characters_is_kept_trimmed():
+    table, host, _, _ = seated_table()
+    line = chat.do_post(table, host, "  " + "y" * 500 + " ")
+    assert line.text == "y" * 500 and line.seat == 0 and line.author_name == "Hal"
+
+
+@pytest.mark.django_db
+def test_a_players_line_goes_to_the_table_and_a_spectators_to_the_spectators_chat():
+    table, host, _, wes = seated_table()
+    with pytest.raises(chat.Forbidden, match="display name"):
+        chat.do_post(table, None, "hello")
+    chat.do_post(table, wes, "Nice move")
+    chat.do_post(table, host, "Good luck")
+    seated = [m.text for m in chat.recent(table, seated=True)]
+    watching = [m.text for m in chat.recent(table, seated=False)]
+    assert "Nice move" not in seated and "Good luck" in seated
+    assert watching[-2:] == ["Nice move", "Good luck"]
+
+
+@pytest.mark.django_db
+def test_the_host_may_open_the_spectators_chat_to_the_players_and_no_one_else_may():
+    table, host, ann, wes = seated_table()
+    chat.do_post(table, wes, "Nice move")
+    with pytest.raises(chat.Forbidden):
+        chat.do_open_spectator_chat(table, ann, True)
+    chat.do_open_spectator_chat(table, host, True)
+    table.refresh_from_db()
+    assert "Nice move" in [m.text for m in chat.recent(table, seated=True)]
+
+
+@pytest.mark.django_db
+def test_a_person_sending_too_fast_is_told_to_slow_down():
+    table, host, _, _ = seated_table()
+    for n in range(chat.BURST):
+        chat.do_post(table, host, f"line {n}")
+    with pytest.raises(chat.ChatRefused, match="Slow down"):
+        chat.do_post(table, host, "one more")
+    # The window passes: they may speak again.
+    ChatMessage.objects.update(created=timezone.now() - timezone.timedelta(seconds=60))
+    chat.do_post(table, host, "later")
+
+
+@pytest.mark.django_db
+def test_the_host_mutes_a_person_who_then_cannot_write_and_unmutes_them():
+    table, host, ann, wes = seated_table()
+    with pytest.raises(chat.Forbidden):
+        chat.do_mute(table, ann, wes.pk, True)
+    chat.do_mute(table, host, wes.pk, True)
+    with pytest.raises(chat.Forbidden, match="muted"):
+        chat.do_post(table, wes, "let me speak")
+    chat.do_mute(table, host, wes.pk, False)
+    chat.do_post(table, wes, "thanks")
+    lines = [m.text for m in chat.recent(table, seated=False)]
+    assert "The host muted Wes." in lines and "The host let Wes speak again." in lines
+    with pytest.raises(chat.ChatRefused):
+        chat.do_mute(table, host, "1e400", True)
+
+
+@pytest.mark.django_db
+def test_joining_and_leaving_a_seat_write_a_system_line(make_player):
+    from games.tables import services
+
+    host = make_player("Hal")
+    table = open_table(host)
+    bea = make_player("Bea")
+    services.do_take_seat(table, bea, 1, PLAYER_ACCESS)
+    services.do_leave_seat(table, bea)
+    lines = [(m.is_system, m.text) for m in chat.recent(table, seated=True)]
+    assert lines == [(True, "Bea sat down in seat 2."), (True, "Bea left their seat.")]
+
+
+@pytest.mark.django_db
+def test_a_line_is_escaped_and_its_author_isolated():
+    table, host, _, _ = seated_table()
+    Player.objects.filter(pk=host.pk).update(name="<b>Hal</b>")
+    host.refresh_from_db()
+    line = chat.do_post(table, host, "<script>alert(1)</script> https://evil.example")
+    html = chat.render_line(line)
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "<bdi>&lt;b&gt;Hal&lt;/b&gt;</bdi>" in html
+    assert "<a " not in html  # no link is made clickable
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_line_reaches_the_players_and_spectators_live_but_spectator_talk_stays_with_them():
+    table, host, ann, wes = await db(seated_table)()
+    path = f"/ws/t/{table.slug}/"
+    ann_socket = socket(path, await db(session_for)(ann, table, PLAYER_ACCESS))
+    wes_socket = socket(path, await db(session_for)(wes, table, SPECTATOR_ACCESS))
+    for s in (ann_socket, wes_socket):
+        assert (await s.connect())[0]
+        await receive_until(s, 'id="table-live"')
+
+    await ann_socket.send_to(text_data=json.dumps({"action": "chat", "text": "Hi all"}))
+    for s in (ann_socket, wes_socket):
+        frame = await receive_until(s, "Hi all")
+        assert 'id="chat-log" hx-swap-oob="beforeend"' in frame and "<bdi>Ann</bdi>" in frame
+
+    await wes_socket.send_to(text_data=json.dumps({"action": "chat", "text": "She should run"}))
+    await receive_until(wes_socket, "She should run")
+    # Ann gets nothing from the spectators' chat: her next frame is her own next line.
+    await ann_socket.send_to(text_data=json.dumps({"action": "chat", "text": "Moving on"}))
+    frames = []
+    while "Moving on" not in (frames[-1] if frames else ""):
+        frames.append(await ann_socket.receive_from(timeout=3))
+    assert not any("She should run" in f for f in frames)
+
+    await wes_socket.send_to(text_data=json.dumps({"action": "chat", "text": ""}))
+    refused = await receive_until(wes_socket, 'id="flash"')
+    assert 'data-error="chat"' in refused and "Write something" in refused
+    for s in (ann_socket, wes_socket):
+        await s.disconnect()
