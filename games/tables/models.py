@@ -120,6 +120,11 @@ class Table(models.Model):
             return []
 
 
+def seat_label(number: int) -> str:
+    """A seat as a person reads it. Seats are 0-based everywhere else (URLs and sockets too)."""
+    return f"Seat {number + 1}"
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
@@ -152,11 +157,11 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table} seat {self.number + 1}"
+        return f"{self.table} {seat_label(self.number).lower()}"
 
     @property
     def label(self) -> str:
-        return f"Seat {self.number + 1}"
+        return seat_label(self.number)
 
     @property
     def taken(self) -> bool:

@@ -12,7 +12,7 @@ from django.template.loader import render_to_string
 from . import caches, kits
 from .frames import board_frame
 from .identity import PLAYER_ACCESS
-from .models import Connection, Game, Seat, Table, TableStatus
+from .models import Connection, Game, Seat, Table, TableStatus, seat_label
 
 LOBBY_PAGE = 25  # rows per lobby page; the live lobby shows the first page
 
@@ -118,7 +118,7 @@ class SeatView:
 
     @property
     def label(self) -> str:
-        return f"Seat {self.number + 1}"
+        return seat_label(self.number)
 
 
 @dataclass

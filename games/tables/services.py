@@ -15,7 +15,17 @@ from django.utils import timezone
 
 from . import caches, heartbeat, kits, names, realtime
 from .identity import PLAYER_ACCESS
-from .models import LIVE_STATUSES, Action, Connection, Game, Player, Seat, Table, TableStatus
+from .models import (
+    LIVE_STATUSES,
+    Action,
+    Connection,
+    Game,
+    Player,
+    Seat,
+    Table,
+    TableStatus,
+    seat_label,
+)
 
 
 class ServiceError(Exception):
@@ -137,7 +147,7 @@ def do_take_seat(table: Table, player: Player | None, number: int, access: str |
         check_open(table)
         seat = Seat.objects.filter(table=table, number=number).first()
         if seat is None:
-            raise NotFound(f"This table has no seat {number + 1}.")
+            raise NotFound(f"This table has no {seat_label(number).lower()}.")
         check_name_free_at(table, player, player.name)
         if seat.player_id == player.pk:
             raise Conflict("You are already in that seat.")
@@ -177,7 +187,7 @@ def _seat_for_host(table: Table, actor: Player | None, number: int) -> tuple[Tab
     check_open(table)
     seat = Seat.objects.filter(table=table, number=number).first()
     if seat is None:
-        raise NotFound(f"This table has no seat {number + 1}.")
+        raise NotFound(f"This table has no {seat_label(number).lower()}.")
     return table, seat
 
 

@@ -227,7 +227,7 @@ def _service_view(action: Callable[[HttpRequest, Table, str], None]) -> View:
 # URLs and people count seats from 1; the services count from 0.
 @_service_view
 def take_seat(request: HttpRequest, table: Table, access: str, number: int) -> None:
-    services.do_take_seat(table, request.player, number - 1, access)
+    services.do_take_seat(table, request.player, number, access)
 
 
 @_service_view
@@ -237,7 +237,7 @@ def leave_seat(request: HttpRequest, table: Table, access: str) -> None:
 
 @_service_view
 def remove_player(request: HttpRequest, table: Table, access: str, number: int) -> None:
-    services.do_remove_player(table, request.player, number - 1)
+    services.do_remove_player(table, request.player, number)
 
 
 @_service_view
@@ -264,12 +264,12 @@ def setup_seat(request: HttpRequest, table: Table, access: str) -> None:
 
 @_service_view
 def seat_bot(request: HttpRequest, table: Table, access: str, number: int) -> None:
-    services.do_seat_bot(table, request.player, number - 1, request.POST.get("level", ""))
+    services.do_seat_bot(table, request.player, number, request.POST.get("level", ""))
 
 
 @_service_view
 def hand_to_bot(request: HttpRequest, table: Table, access: str, number: int) -> None:
-    services.do_hand_to_bot(table, request.player, number - 1, request.POST.get("level", ""))
+    services.do_hand_to_bot(table, request.player, number, request.POST.get("level", ""))
 
 
 @_service_view

@@ -99,8 +99,8 @@ def test_a_knight_fall_table_is_opened_readied_played_to_the_end_by_bots_and_rem
     lobby = host.get("/").content.decode()
     assert "Knight Fall" in lobby and "Knights against demons" in lobby
 
-    assert host.post(f"/t/{table.slug}/seats/1/take/").status_code in (204, 302)
-    for number in (2, 3, 4):
+    assert host.post(f"/t/{table.slug}/seats/0/take/").status_code in (204, 302)
+    for number in (1, 2, 3):
         response = host.post(f"/t/{table.slug}/seats/{number}/bot/", {"level": "heuristic"})
         assert response.status_code in (204, 302)
     assert host.post(f"/t/{table.slug}/start/").status_code in (204, 302)

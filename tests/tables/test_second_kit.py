@@ -43,8 +43,8 @@ def test_a_second_game_is_opened_seated_prepared_played_by_a_bot_and_rematched(p
     lobby = host.get("/").content.decode()
     assert "High card" in lobby and "High stakes" in lobby
 
-    assert host.post(f"/t/{table.slug}/seats/1/take/").status_code in (204, 302)
-    assert host.post(f"/t/{table.slug}/seats/2/bot/", {"level": "lowest"}).status_code in (
+    assert host.post(f"/t/{table.slug}/seats/0/take/").status_code in (204, 302)
+    assert host.post(f"/t/{table.slug}/seats/1/bot/", {"level": "lowest"}).status_code in (
         204,
         302,
     )

@@ -72,7 +72,7 @@ def test_a_player_takes_a_free_seat(person):
     _, ann = person("Ann")
     table = open_table(ann)
     bob_client, bob = person("Bob")
-    response = bob_client.post(f"/t/{table.slug}/seats/2/take/")
+    response = bob_client.post(f"/t/{table.slug}/seats/1/take/")
     assert response.status_code == 302
     assert seat_holders(table)[1] == "Bob"
 
@@ -81,8 +81,8 @@ def test_taking_another_seat_moves_the_player(person):
     _, ann = person("Ann")
     table = open_table(ann)
     bob_client, _ = person("Bob")
-    bob_client.post(f"/t/{table.slug}/seats/1/take/")
-    bob_client.post(f"/t/{table.slug}/seats/3/take/")
+    bob_client.post(f"/t/{table.slug}/seats/0/take/")
+    bob_client.post(f"/t/{table.slug}/seats/2/take/")
     assert seat_holders(table) == {0: None, 1: None, 2: "Bob"}
 
 
@@ -91,8 +91,8 @@ def test_a_taken_seat_cannot_be_taken_by_someone_else(person):
     table = open_table(ann)
     bob_client, _ = person("Bob")
     cy_client, _ = person("Cy")
-    bob_client.post(f"/t/{table.slug}/seats/1/take/")
-    response = cy_client.post(f"/t/{table.slug}/seats/1/take/")
+    bob_client.post(f"/t/{table.slug}/seats/0/take/")
+    response = cy_client.post(f"/t/{table.slug}/seats/0/take/")
     assert response.status_code == 409
     assert "already taken" in response.content.decode()
     assert seat_holders(table)[0] == "Bob"
@@ -113,7 +113,7 @@ def test_a_player_leaves_their_seat(person):
     _, ann = person("Ann")
     table = open_table(ann)
     bob_client, _ = person("Bob")
-    bob_client.post(f"/t/{table.slug}/seats/1/take/")
+    bob_client.post(f"/t/{table.slug}/seats/0/take/")
     assert bob_client.post(f"/t/{table.slug}/leave/").status_code == 302
     assert seat_holders(table)[0] is None
 
@@ -129,8 +129,8 @@ def test_the_host_removes_a_player_from_a_seat(person):
     host, ann = person("Ann")
     table = open_table(ann)
     bob_client, _ = person("Bob")
-    bob_client.post(f"/t/{table.slug}/seats/2/take/")
-    assert host.post(f"/t/{table.slug}/seats/2/remove/").status_code == 302
+    bob_client.post(f"/t/{table.slug}/seats/1/take/")
+    assert host.post(f"/t/{table.slug}/seats/1/remove/").status_code == 302
     assert seat_holders(table)[1] is None
 
 
@@ -139,8 +139,8 @@ def test_only_the_host_removes_players(person):
     table = open_table(ann)
     bob_client, _ = person("Bob")
     cy_client, _ = person("Cy")
-    bob_client.post(f"/t/{table.slug}/seats/1/take/")
-    response = cy_client.post(f"/t/{table.slug}/seats/1/remove/")
+    bob_client.post(f"/t/{table.slug}/seats/0/take/")
+    response = cy_client.post(f"/t/{table.slug}/seats/0/remove/")
     assert response.status_code == 403
     assert seat_holders(table)[0] == "Bob"
 
@@ -149,7 +149,7 @@ def test_table_actions_refuse_get_requests(person):
     _, ann = person("Ann")
     table = open_table(ann)
     bob_client, _ = person("Bob")
-    assert bob_client.get(f"/t/{table.slug}/seats/1/take/").status_code == 405
+    assert bob_client.get(f"/t/{table.slug}/seats/0/take/").status_code == 405
     assert seat_holders(table)[0] is None
 
 
@@ -183,7 +183,7 @@ def test_settings_saved_from_a_stale_form_are_refused(person):
     table = open_table(ann)
     stale_version = table.version
     bob_client, _ = person("Bob")
-    bob_client.post(f"/t/{table.slug}/seats/1/take/")
+    bob_client.post(f"/t/{table.slug}/seats/0/take/")
     response = host.post(
         f"/t/{table.slug}/settings/", form_data(name="Renamed", version=stale_version)
     )
@@ -197,7 +197,7 @@ def test_seats_cannot_shrink_under_a_seated_player(person):
     host, ann = person("Ann")
     table = open_table(ann)
     bob_client, _ = person("Bob")
-    bob_client.post(f"/t/{table.slug}/seats/3/take/")
+    bob_client.post(f"/t/{table.slug}/seats/2/take/")
     table.refresh_from_db()
     response = host.post(
         f"/t/{table.slug}/settings/", form_data(seat_count=2, version=table.version)
@@ -223,7 +223,7 @@ def test_the_host_closes_the_table_and_it_leaves_the_lobby(person, client):
     assert Table.objects.get().status == TableStatus.CLOSED
     assert "Evening quest" not in client.get("/").content.decode()
     bob_client, _ = person("Bob")
-    assert bob_client.post(f"/t/{table.slug}/seats/1/take/").status_code == 409
+    assert bob_client.post(f"/t/{table.slug}/seats/0/take/").status_code == 409
 
 
 def test_the_start_button_waits_for_every_seat_then_leads_to_hero_choice(person):
@@ -233,7 +233,7 @@ def test_the_start_button_waits_for_every_seat_then_leads_to_hero_choice(person)
     assert 'disabled aria-describedby="start-note">Start game' in page
     assert "Start needs every seat taken" in page
     assert host.post(f"/t/{table.slug}/start/").status_code == 409
-    host.post(f"/t/{table.slug}/seats/1/take/")
+    host.post(f"/t/{table.slug}/seats/0/take/")
     assert host.post(f"/t/{table.slug}/start/").status_code == 302
     assert Table.objects.get().status == TableStatus.CHOOSING
     page = host.get(f"/t/{table.slug}/").content.decode()
@@ -245,7 +245,7 @@ def test_an_unlisted_table_is_hidden_without_its_link(person):
     table = open_table(ann, visibility="unlisted")
     bob_client, _ = person("Bob")
     assert bob_client.get(f"/t/{table.slug}/").status_code == 404
-    assert bob_client.post(f"/t/{table.slug}/seats/1/take/").status_code == 404
+    assert bob_client.post(f"/t/{table.slug}/seats/0/take/").status_code == 404
 
 
 def test_the_invite_link_lets_a_player_sit_at_an_unlisted_table(person):
@@ -254,7 +254,7 @@ def test_the_invite_link_lets_a_player_sit_at_an_unlisted_table(person):
     bob_client, _ = person("Bob")
     response = bob_client.get(f"/join/{table.invite_token}/")
     assert response["Location"] == f"/t/{table.slug}/"
-    assert bob_client.post(f"/t/{table.slug}/seats/1/take/").status_code == 302
+    assert bob_client.post(f"/t/{table.slug}/seats/0/take/").status_code == 302
     assert seat_holders(table)[0] == "Bob"
 
 
@@ -267,7 +267,7 @@ def test_the_spectate_link_lets_people_watch_but_not_sit(person, client):
     assert "Take seat" not in page
     watcher, _ = person("Wes")
     watcher.get(f"/watch/{table.spectate_token}/")
-    assert watcher.post(f"/t/{table.slug}/seats/1/take/").status_code == 403
+    assert watcher.post(f"/t/{table.slug}/seats/0/take/").status_code == 403
 
 
 def test_a_wrong_link_token_is_not_found(client, db):
@@ -289,7 +289,7 @@ def test_a_guest_who_signs_up_keeps_name_and_seats(person):
     guest_client, guest = person("Ann")
     _, host = person("Hal")
     table = open_table(host)
-    guest_client.post(f"/t/{table.slug}/seats/2/take/")
+    guest_client.post(f"/t/{table.slug}/seats/1/take/")
     response = guest_client.post(
         "/accounts/signup/",
         {
@@ -336,7 +336,7 @@ def test_logging_in_moves_a_guests_seats_to_the_account(person):
     _, hal = person("Hal")
     table = open_table(hal)
     second, _ = person("Ann on the phone")
-    second.post(f"/t/{table.slug}/seats/3/take/")
+    second.post(f"/t/{table.slug}/seats/2/take/")
     second.post("/accounts/login/", {"username": "ann", "password": "quest-for-the-totem-9"})
     assert seat_holders(table)[2] == "Ann"
 
@@ -367,6 +367,20 @@ def test_a_visitor_who_came_by_a_spectate_link_may_sit_at_a_public_table(person)
     table = open_table(host)
     bea, player = person("Bea")
     assert bea.get(f"/watch/{table.spectate_token}/").status_code == 302
-    answer = bea.post(f"/t/{table.slug}/seats/2/take/")
+    answer = bea.post(f"/t/{table.slug}/seats/1/take/")
     assert answer.status_code == 302, answer.content
     assert Seat.objects.get(table=table, number=1).player_id == player.pk
+
+
+def test_a_seat_has_one_number_in_its_element_id_its_urls_and_the_game(person):
+    _, ann = person("Ann")
+    table = open_table(ann)
+    bob_client, _ = person("Bob")
+    page = bob_client.get(f"/t/{table.slug}/").content.decode()
+    # The second seat: element #seat-1, its form posts to seats/1/, people read "Seat 2".
+    second = page[page.index('id="seat-1"') :]
+    second = second[: second.index("</li>")] if "</li>" in second else second
+    assert f"/t/{table.slug}/seats/1/take/" in second
+    assert "Seat 2" in second
+    assert bob_client.post(f"/t/{table.slug}/seats/1/take/").status_code == 302
+    assert seat_holders(table)[1] == "Bob"
