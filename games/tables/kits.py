@@ -6,7 +6,7 @@ platform finds a table's kit by `Table.game` (`kit_for`). Nothing in games/table
 kit's module (tests/tables/test_kit_seam.py checks this).
 
 Seat numbers are one convention everywhere below the page: 0-based (engine, services, sockets,
-`Seat.number`, part ids); only what a person reads ("Seat 1") and URLs count from 1.
+`Seat.number`, part ids, seat URLs); only what a person reads ("Seat 1") counts from 1.
 """
 
 from __future__ import annotations
