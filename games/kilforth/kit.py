@@ -94,6 +94,7 @@ class KilforthKit:
     duration = "60-120 minutes"
     bot_levels = {"random": "random", "heuristic": "sensible"}
     prompt_template = "kilforth/_hero_choice.html"
+    simulate_command = "simulate_kilforth"
     options_form = KilforthOptionsForm
 
     # Engine interface

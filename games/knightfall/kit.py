@@ -106,6 +106,7 @@ class KnightfallKit:
     duration = "45-90 minutes"
     bot_levels = {"heuristic": "sensible", "random": "random"}
     prompt_template = "knightfall/_ready.html"
+    simulate_command = "simulate_knightfall"
     options_form = KnightfallOptionsForm
 
     # Engine interface

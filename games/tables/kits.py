@@ -39,6 +39,9 @@ class GameKit(Protocol):
     duration: str  # "45-90 minutes"
     # Bot levels on offer: level -> label a person reads ("sensible"). The first is the default.
     bot_levels: dict[str, str]
+    # The kit's management command that plays bot games and reports (`manage.py simulate --game
+    # KEY ...` forwards the rest of its arguments to it); "" when the kit has none.
+    simulate_command: str
 
     # Engine interface: the fixed API every engine has.
     def new_seed(self) -> int: ...

@@ -112,7 +112,7 @@ def test_the_simulate_command_takes_a_bot_per_seat_and_writes_the_report(tmp_pat
 
     out = StringIO()
     call_command(
-        "simulate",
+        "simulate_kilforth",
         games=2,
         heroes=2,
         mode="competitive",
@@ -131,4 +131,6 @@ def test_the_simulate_command_refuses_a_wrong_number_of_bots() -> None:
     from django.core.management.base import CommandError
 
     with pytest.raises(CommandError, match="3 bot levels given for 2 seats"):
-        call_command("simulate", games=1, heroes=2, bots="random,random,random", no_progress=True)
+        call_command(
+            "simulate_kilforth", games=1, heroes=2, bots="random,random,random", no_progress=True
+        )

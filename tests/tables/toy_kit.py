@@ -68,6 +68,7 @@ class HighCardKit:
     bot_levels = {"lowest": "cautious"}
     options_form = HighCardOptions
     prompt_template = PROMPT
+    simulate_command = ""  # no bot-game simulation
 
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return [f"{options.get('stakes', 'low').title()} stakes"]

@@ -1,4 +1,4 @@
-"""python manage.py simulate --games N --heroes K --mode M --edition E --seed S
+"""python manage.py simulate --game kilforth --games N --heroes K --mode M --edition E --seed S
 [--bot random|heuristic | --bots heuristic,random,...] [--report DIR]
 
 A thin wrapper: the simulation lives in games.kilforth.engine.simulation (simulate, report;
