@@ -111,3 +111,76 @@ def test_a_solo_co_op_night_is_played_to_its_end_by_clicks_and_rematched(new_pag
     expect(page.get_by_role("button", name="Start game")).to_be_visible()  # the new table
     expect(page.locator("#seat-0")).to_contain_text("Sol")
     expect(page.locator(".table-head")).to_contain_text("Co-op")
+
+
+def _click_a_choice(page, rng: random.Random) -> str | None:
+    """Click one of the page's choices at the board's version; the prompt it answered, or None."""
+    board = page.locator("#game-board")
+    version = board.get_attribute("data-version")
+    choices = page.locator(f'#game-board[data-version="{version}"] form.kf-choice button')
+    count = choices.count()
+    if count == 0:
+        return None
+    prompt = page.locator("#kf-decision .kf-prompt")
+    text = prompt.inner_text() if prompt.count() else ""
+    human_pace()
+    try:
+        choices.nth(rng.randrange(count)).click(timeout=2_000)
+    except PlaywrightTimeout:
+        return None  # the board moved on under the pointer
+    expect(board).not_to_have_attribute("data-version", version)
+    return text
+
+
+@pytest.mark.rule("KPC-1", "KPC-4", "KDEF-2")
+def test_two_against_two_with_bots_is_played_to_its_end_with_a_defence_answered_off_turn(
+    new_page, screenshot
+):
+    hal, ivy = new_page(1280, 1000), new_page(1280, 1000)
+    enter(hal, "Hal")
+    hal.goto("/tables/new/?game=knightfall")
+    hal.get_by_label("Name").fill("Two and two")
+    hal.locator("#id_seat_count").fill("4")
+    hal.get_by_label("Bot pace").fill("100")
+    hal.get_by_role("button", name="Open the table").click()
+    hal.locator("#seat-0").get_by_role("button", name="Take seat").click()
+    invite = hal.locator("#invite-link").input_value()
+    watch = hal.locator("#watch-link").input_value()
+    enter(ivy, "Ivy")
+    ivy.goto(invite)
+    ivy.locator("#seat-1").get_by_role("button", name="Take seat").click()
+    for number in (2, 3):
+        hal.locator(f"#seat-{number}").get_by_role("button", name="Give to a bot").click()
+        expect(hal.locator(f"#seat-{number}")).to_contain_text("Bot (sensible)")
+    hal.get_by_role("button", name="Start game").click()
+    for page in (hal, ivy):
+        page.get_by_role("button", name="Ready").click()
+    watcher = new_page(390, 844)
+    watcher.goto(watch)
+    for page in (hal, ivy, watcher):
+        expect(page.locator("#game-board .kf-grid")).to_be_visible()
+    # KPC-1, KPC-4: four players are two against two, seats alternating, a demon first.
+    expect(hal.locator("#kf-hand")).to_contain_text("Demons")
+    expect(ivy.locator("#kf-hand")).to_contain_text("Knights")
+
+    rng = random.Random(11)
+    defended_off_turn = False
+    for _ in range(20_000):
+        if hal.get_by_role("heading", name="Play again?").count():
+            break
+        answered = False
+        for page in (hal, ivy):
+            prompt = _click_a_choice(page, rng)
+            answered = answered or prompt is not None
+            if page is ivy and prompt and "Defend?" in prompt:
+                defended_off_turn = True  # a knight's reaction, asked during a demon's turn
+        if not answered:
+            hal.wait_for_timeout(50)  # a bot is deciding
+    for page in (hal, ivy):
+        expect(page.get_by_role("heading", name="Play again?")).to_be_visible()
+    for page in (hal, ivy, watcher):
+        expect(page.locator("#kf-result")).to_contain_text(re.compile("win|lost"))
+    assert defended_off_turn, "Ivy's knight was never asked to defend an ally"
+    assert watcher.locator("#game-board form.kf-choice").count() == 0
+    screenshot(ivy, "knightfall-2v2-end-desktop")
+    screenshot(watcher, "knightfall-2v2-end-spectator-phone")
