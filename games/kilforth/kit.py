@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 
 from games.kilforth import adapter
-from games.tables.kits import KitRefusal
+from games.tables.kits import KitRefusal, show_when
 
 EDITIONS = [("gloom", "Gloom of Kilforth"), ("shadows", "Shadows of Kilforth")]
 MODES = [("competitive", "Competitive"), ("cooperative", "Cooperative"), ("solo", "Solo")]
@@ -39,8 +39,10 @@ class KilforthOptionsForm(forms.Form):
     chapter_cost_2x = forms.BooleanField(
         required=False, label="Chapters cost 2 gold x chapter number instead of 5"
     )
-    open_hands = forms.BooleanField(
-        required=False, label="Open hands (co-op: everyone sees every rumour)"
+    open_hands = show_when(
+        forms.BooleanField(required=False, label="Open hands (co-op: everyone sees every rumour)"),
+        "mode",
+        "cooperative",
     )
     saga_allocation = forms.ChoiceField(
         choices=SAGA_ALLOCATIONS, initial="matched", widget=forms.RadioSelect, label="Sagas"

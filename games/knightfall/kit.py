@@ -16,7 +16,7 @@ from django import forms
 from games.knightfall import board
 from games.knightfall.engine import api, bots
 from games.knightfall.engine.core import GameState, IllegalAction
-from games.tables.kits import KitRefusal
+from games.tables.kits import KitRefusal, show_when
 
 MODES = [("standard", "Standard (knights against demons)"), ("coop", "Co-op (all knights)")]
 LONE_TEAMS = [("demons", "plays the demons"), ("knights", "plays the knights")]
@@ -49,11 +49,15 @@ class KnightfallOptionsForm(forms.Form):
     """A Knight Fall table's options: the engine settings a host picks (KPC-1, KVAR-1..5)."""
 
     mode = forms.ChoiceField(choices=MODES, initial="standard", widget=forms.RadioSelect)
-    lone_team = forms.ChoiceField(
-        choices=LONE_TEAMS,
-        initial="demons",
-        widget=forms.RadioSelect,
-        label="With 3 players, the lone player",
+    lone_team = show_when(
+        forms.ChoiceField(
+            choices=LONE_TEAMS,
+            initial="demons",
+            widget=forms.RadioSelect,
+            label="With 3 players, the lone player",
+        ),
+        "mode",
+        "standard",
     )
     locations = forms.BooleanField(
         required=False, initial=True, label="Location effects (the nook bites, the orb gives magic)"

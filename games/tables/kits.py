@@ -105,6 +105,14 @@ class GameKit(Protocol):
     ) -> str: ...
 
 
+def show_when(field: forms.Field, option: str, *values: str) -> forms.Field:
+    """Mark a kit's option field as applying only while `option` has one of `values` (e.g. a
+    co-op variant): the table form hides and disables it otherwise. The kit's `check` still
+    refuses the combination, so a page without script is judged the same way."""
+    field.show_when = (option, " ".join(values))  # type: ignore[attr-defined]
+    return field
+
+
 _kits: dict[str, GameKit] = {}
 
 

@@ -5,6 +5,7 @@ from . import views
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("welcome/", views.welcome, name="welcome"),
+    path("welcome/banner/hide/", views.hide_banner, name="hide_banner"),
     path("accounts/signup/", views.signup, name="signup"),
     path("tables/new/", views.create_table, name="create_table"),
     path("t/<slug:slug>/", views.table_page, name="table"),

@@ -103,7 +103,19 @@ def lobby(request: HttpRequest) -> HttpResponse:
     # Only the first page of all tables is kept live; a search or a later page is a snapshot.
     context["live"] = page == 1 and not query
     context["page_range"] = range(1, pages + 1) if pages <= 20 else None
+    context["games"] = kits.all_kits()
+    context["show_banner"] = not request.session.get(BANNER_READ)
     return render(request, "tables/lobby.html", context)
+
+
+BANNER_READ = "lobby_banner_read"
+
+
+@require_POST
+def hide_banner(request: HttpRequest) -> HttpResponse:
+    """The lobby's welcome banner, once read, stays hidden for this browser's session."""
+    request.session[BANNER_READ] = True
+    return redirect("lobby")
 
 
 @ratelimit(key=limits.person, rate=limits.RENAME[0], method="POST", block=True)

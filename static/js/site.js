@@ -25,4 +25,28 @@
     var dismiss = e.target.closest && e.target.closest(".flash-dismiss");
     if (dismiss) { dismiss.parentElement.textContent = ""; }
   });
+
+  // A game's option that applies only to some modes (data-show-when="mode" data-show-values=
+  // "cooperative") is hidden and disabled, so not sent, while another mode is picked.
+  function applies(field, form) {
+    var picked = form.querySelector('[name="' + field.dataset.showWhen + '"]:checked') ||
+      form.querySelector('select[name="' + field.dataset.showWhen + '"]');
+    return !picked || field.dataset.showValues.split(" ").indexOf(picked.value) >= 0;
+  }
+  function showOptions(form) {
+    form.querySelectorAll("[data-show-when]").forEach(function (field) {
+      var on = applies(field, form);
+      field.hidden = !on;
+      field.querySelectorAll("input, select, textarea").forEach(function (input) { input.disabled = !on; });
+    });
+  }
+  document.addEventListener("change", function (e) {
+    var form = e.target.form;
+    if (form && form.querySelector("[data-show-when]")) { showOptions(form); }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("form").forEach(function (form) {
+      if (form.querySelector("[data-show-when]")) { showOptions(form); }
+    });
+  });
 })();

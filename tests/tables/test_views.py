@@ -362,6 +362,21 @@ def test_the_lobby_links_to_the_card_gallery(client, db):
     assert 'href="/cards/"' in page and "Browse the cards" in page
 
 
+def test_the_lobby_banner_names_every_game_on_offer_and_stays_hidden_once_read(client, db):
+    from django.utils.html import escape
+
+    from games.tables import kits
+
+    page = client.get("/").content.decode()
+    assert len(kits.all_kits()) >= 2
+    for kit in kits.all_kits():
+        assert f"<strong>{escape(kit.name)}</strong>" in page and escape(kit.blurb) in page
+    assert client.post("/welcome/banner/hide/").status_code == 302
+    page = client.get("/").content.decode()
+    assert 'class="hero-banner"' not in page and "Got it, hide this" not in page
+    assert 'href="/tables/new/"' in page  # opening a table never hides with the banner
+
+
 def test_a_visitor_who_came_by_a_spectate_link_may_sit_at_a_public_table(person):
     host_browser, host = person("Hal")
     table = open_table(host)
