@@ -1,6 +1,6 @@
 """Every per-process cache of the platform, and the one story of when each entry goes.
 
-The database is the truth; these only save work. Three caches, all keyed by a table:
+The database is the truth; these only save work. Four caches, all keyed by a table or game:
 
 - **parsed game states**, by (table slug, version): a committed version never changes, so the
   process that applied a decision keeps its new state (once the transaction commits) and every
@@ -9,6 +9,9 @@ The database is the truth; these only save work. Three caches, all keyed by a ta
   version, read once however many sockets ask at the same moment (`snapshot()`).
 - **renderings**, by (table id, viewer kind, access): the newest rendered fragments of each view
   and the partial frames between them (`frames.Renderings`).
+- **replay checkpoints**, by (game id, step): states a replay rebuilt (`replays.py`), every
+  CHECKPOINT-th step, so stepping through a long game replays a few decisions, not all of them.
+  A step's state never changes, so these only age out (least recently used).
 
 When entries go:
 1. A newer version of a table supersedes its older states and snapshots at once (sockets only
@@ -38,12 +41,14 @@ if TYPE_CHECKING:
 
 STATES_KEPT = 256
 SNAPSHOTS_KEPT = 512
+CHECKPOINTS_KEPT = 512
 
 _states: OrderedDict[tuple[str, int], object] = OrderedDict()
 _lock = Lock()  # states are read and written from sync worker threads
 _snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
 _loading: dict[tuple[int, str, int], asyncio.Future[TableSnapshot | None]] = {}
 renderings = Renderings()
+_checkpoints: OrderedDict[tuple[int, int], object] = OrderedDict()
 
 
 # -- parsed game states ----------------------------------------------------------------------
@@ -119,6 +124,26 @@ async def snapshot(
     return await asyncio.shield(pending)
 
 
+# -- replay checkpoints ----------------------------------------------------------------------
+
+
+def checkpoint(game_id: int, step: int) -> object | None:
+    """A remembered replay state of `game_id` after `step` decisions, or None."""
+    with _lock:
+        state = _checkpoints.get((game_id, step))
+        if state is not None:
+            _checkpoints.move_to_end((game_id, step))
+        return state
+
+
+def remember_checkpoint(game_id: int, step: int, state: object) -> None:
+    with _lock:
+        _checkpoints[(game_id, step)] = state
+        _checkpoints.move_to_end((game_id, step))
+        while len(_checkpoints) > CHECKPOINTS_KEPT:
+            _checkpoints.popitem(last=False)
+
+
 # -- forgetting ----------------------------------------------------------------------------
 
 
@@ -147,5 +172,6 @@ def forget_all() -> None:
     """As after a restart (tests)."""
     with _lock:
         _states.clear()
+        _checkpoints.clear()
     _snapshots.clear()
     renderings.views.clear()

@@ -10,7 +10,7 @@ clickable.
 from __future__ import annotations
 
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -127,6 +127,15 @@ def recent(table: Table, seated: bool) -> list[ChatMessage]:
     if not may_read(ChatChannel.SPECTATORS, seated, table.chat_open):
         lines = lines.filter(channel=ChatChannel.TABLE)
     return list(reversed(lines.order_by("-pk")[:SHOWN]))
+
+
+def said_by(table: Table, moment: datetime) -> list[ChatMessage]:
+    """The players' chat (the table channel, which everyone there read) up to `moment`, for a
+    replay; the newest SHOWN lines, oldest first."""
+    lines = ChatMessage.objects.filter(
+        table=table, channel=ChatChannel.TABLE, created__lte=moment
+    ).order_by("-pk")
+    return list(reversed(lines[:SHOWN]))
 
 
 def _broadcast_on_commit(message: ChatMessage) -> None:

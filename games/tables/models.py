@@ -252,6 +252,9 @@ class Game(models.Model):
     # The history the new game began with (the kit's `events(None, state)`); each decision's
     # own part of the history is on its Action. The state keeps only what the position needs.
     opening = models.JSONField(default=list, blank=True)
+    # The state the game began with (the kit's document, seed included): a replay applies the
+    # Action rows to it one by one. Empty for games begun before replays existed.
+    initial = models.TextField(blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

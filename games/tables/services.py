@@ -334,9 +334,11 @@ def _begin_game(table: Table, seats: list[Seat]) -> None:
     kit = kits.kit_for(table)
     setups = [dict(seat.setup or {}) for seat in seats]
     state = kit.setup(table.options, setups, kit.new_seed())
+    document = kit.dump(state)
     Game.objects.create(
         table=table,
-        state=kit.dump(state),
+        state=document,
+        initial=document,
         version=kit.version(state),
         opening=kit.events(None, state),
     )

@@ -22,6 +22,7 @@ urlpatterns = [
     path("t/<slug:slug>/setup/", views.setup_seat, name="setup_seat"),
     path("t/<slug:slug>/setup/change/", views.unsetup_seat, name="unsetup_seat"),
     path("t/<slug:slug>/log/", views.game_log, name="game_log"),
+    path("t/<slug:slug>/replay/", views.replay, name="replay"),
     path("t/<slug:slug>/rematch/", views.rematch, name="rematch"),
     path("join/<str:token>/", views.join_by_invite, name="join"),
     path("watch/<str:token>/", views.watch_by_link, name="watch"),

@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from . import chat, kits, limits, services
+from . import chat, frames, kits, limits, replays, services
 from .forms import DisplayNameForm, SignUpForm, TableSettingsForm
 from .identity import (
     PLAYER_ACCESS,
@@ -25,7 +25,7 @@ from .identity import (
     player_from_session,
     remember_player,
 )
-from .models import Game, Table, TableStatus
+from .models import Action, Game, Table, TableStatus
 from .rendering import load_snapshot, lobby_page_count, lobby_tables, render_table_live
 
 View = Callable[..., HttpResponse]
@@ -202,6 +202,58 @@ def game_log(request: HttpRequest, slug: str) -> HttpResponse:
     kit = kits.kit_for(table)
     html = kit.render_full_log(kit.load(game.state), mine, players, game.history())
     return render(request, "tables/game_log.html", {"table": table, "log": html})
+
+
+def replay(request: HttpRequest, slug: str) -> HttpResponse:
+    """A game stepped through decision by decision (`replays.py`); `?step=N`, and once the game
+    has ended `?seat=K` to see the board as that seat saw it."""
+    table, _ = _table_or_404(request, slug)
+    game = Game.objects.filter(table=table).first()
+    if game is None:
+        raise Http404("This table has no game yet")
+    kit = kits.kit_for(table)
+    steps = replays.steps_of(game)
+    last = len(steps)
+    step = _int_param(request, "step", last, 0, last)
+    ended = table.status in (TableStatus.FINISHED, TableStatus.CLOSED)
+    seats = list(table.seats.select_related("player").order_by("number"))
+    players = {s.number: (s.player.name if s.player else f"Bot ({s.bot})") for s in seats}
+    # While the game runs a replay shows the public board only: hands are not yet history.
+    seat = _int_param(request, "seat", -1, -1, len(seats) - 1) if ended else -1
+    viewer = seat if seat >= 0 else None
+    try:
+        state = replays.state_after(game, kit, steps, step)
+    except replays.ReplayUnavailable as exc:
+        return render(request, "tables/replay.html", {"table": table, "unavailable": exc})
+    board = kit.render(state, viewer, players, set(), table.slug)
+    done = steps[step - 1] if step else None
+    happened = kit.render_full_log(state, viewer, players, done.events) if done else ""
+    moment = Action.objects.filter(game=game, version__lte=kit.version(state)).order_by("-version")
+    until = moment.values_list("created", flat=True).first() or game.created
+    chat_lines = chat.said_by(table, until)
+    context = {
+        "table": table,
+        "board": frames.board_frame(board, kit.version(state), kit.key),
+        "board_parts": kit.page_parts(),
+        "step": step,
+        "last": last,
+        "done": done,
+        "happened": happened,
+        "ended": ended,
+        "seat": seat,
+        "seats": seats,
+        "chat_lines": chat_lines,
+    }
+    return render(request, "tables/replay.html", context)
+
+
+def _int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
+    """A whole-number query parameter clamped to [low, high]; `default` when absent or bad."""
+    try:
+        value = int(request.GET.get(name, default))
+    except ValueError:
+        value = default
+    return max(low, min(value, high))
 
 
 def join_by_invite(request: HttpRequest, token: str) -> HttpResponse:
