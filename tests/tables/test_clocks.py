@@ -296,6 +296,12 @@ def test_my_games_lists_the_tables_waiting_for_me_first_the_nearest_deadline_fir
 
 
 @pytest.mark.django_db
+def test_the_lobby_shows_a_timed_table_s_pace(clock, client):
+    started("turn-3d")
+    assert "Turn-based, 3 days" in client.get("/").content.decode()
+
+
+@pytest.mark.django_db
 def test_my_games_asks_a_newcomer_for_a_name_first(client):
     response = client.get("/my-games/")
     assert response.status_code == 302 and "/welcome/" in response["Location"]
