@@ -113,9 +113,14 @@ def play_expiry(move: BotMove) -> bool:
 def expire_due() -> float:
     """Have the bots make every overdue decision; the seconds to wait before looking again."""
     for table_id, number in clocks.due():
-        move = plan_expiry(table_id, number)
-        if move is not None:
-            play_expiry(move)
+        try:
+            move = plan_expiry(table_id, number)
+            if move is not None:
+                play_expiry(move)
+            else:  # the game no longer waits on that seat: its clock stops
+                services.do_resync_clocks(Table.objects.get(pk=table_id))
+        except Exception:  # one table's failure must not stop the others' clocks
+            log.exception("expiry failed at table %s seat %s", table_id, number)
     wait = clocks.seconds_to_next()
     # Never a busy loop: a deadline that could not be played is looked at again shortly.
     return CLOCK_POLL_SECONDS if wait is None else min(max(wait, 0.2), CLOCK_POLL_SECONDS)

@@ -482,8 +482,18 @@ def do_reclaim_seat(table: Table, player: Player | None) -> None:
         _touch(table)
 
 
+def do_resync_clocks(table: Table) -> None:
+    """The clocks follow whom the game waits on now (a clock running for a seat the game no
+    longer waits on is stopped). The clock watcher's repair; no decision is made."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        _restart_clocks(table)
+        _touch(table, lobby=False)
+
+
 def _restart_clocks(table: Table) -> None:
-    """A seat's bot stepped back: the clocks follow whom the game waits on now."""
+    """Inside a transaction: the clocks follow whom the game waits on at its current version
+    (a bot stepped back, or a clock was found running for a seat nobody waits on)."""
     if table.status != TableStatus.STARTED:
         return
     kit = kits.kit_for(table)

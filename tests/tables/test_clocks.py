@@ -6,6 +6,7 @@ replaces; nothing here sleeps to let time pass.
 
 import asyncio
 import re
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -14,7 +15,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from games.tables import bots, clocks, kits, services
+from games.tables import bots, clocks, kits, realtime, services
 from games.tables.forms import TableSettingsForm
 from games.tables.models import Action, ChatMessage, Game, Player, Seat, Table, TableStatus
 from tests.tables.clock_kit import KIT, LIMIT
@@ -169,6 +170,16 @@ def test_a_seat_that_decides_in_time_is_not_expired_by_a_plan_made_before(clock)
     assert Action.objects.get().bot == ""
     with pytest.raises(services.Conflict, match="has not run out"):
         services.do_expire(table, 1, "wait", Game.objects.get(table=table).version)
+
+
+@pytest.mark.django_db
+def test_a_clock_found_running_for_a_seat_nobody_waits_on_is_stopped_not_played(clock):
+    table, _ = started("fast")
+    Seat.objects.filter(table=table, number=1).update(waiting_since=clock.at, deadline=clock.at)
+    clock.advance(seconds=1)
+    bots.expire_due()
+    assert not Action.objects.exists()
+    assert seat(table, 1).deadline is None and seat(table, 0).deadline is not None
 
 
 @pytest.mark.django_db
@@ -413,3 +424,30 @@ async def test_the_bot_driver_plays_an_overdue_decision_without_being_told(clock
         assert await db(Action.objects.filter(seat=0, bot="steady").count)() == 1
     finally:
         watcher.cancel()
+
+
+@pytest.mark.bot_driver
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_to_a_timed_table_wakes_the_clock_watcher_of_every_process(
+    clock, monkeypatch
+):
+    db = database_sync_to_async
+    monkeypatch.setattr(bots, "CLOCK_POLL_SECONDS", 600.0)  # only a wake-up can be in time
+    looked = threading.Event()
+    look = bots.expire_due
+    monkeypatch.setattr(bots, "expire_due", lambda: (look(), looked.set())[0])
+    table, _ = await db(started)("fast")
+    driver = bots.BotDriver()
+    runner = asyncio.ensure_future(driver.run())
+    try:
+        # The watcher has looked once, and sleeps till the deadline.
+        assert await asyncio.to_thread(looked.wait, 10)
+        clock.advance(seconds=FAST.bank)
+        await db(realtime.broadcast_table)(table.pk, lobby=False)  # what any change sends
+        for _ in range(200):
+            if await db(Action.objects.filter(bot="steady").exists)():
+                break
+            await asyncio.sleep(0.02)
+        assert await db(Action.objects.filter(seat=0, bot="steady").count)() == 1
+    finally:
+        runner.cancel()
