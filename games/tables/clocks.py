@@ -152,8 +152,9 @@ def sync(
     actor: int | None = None,
     expired: bool = False,
     at: datetime | None = None,
-) -> None:
-    """Start, charge and stop the seats' clocks after a change, inside the writer's transaction.
+) -> bool:
+    """Start, charge and stop the seats' clocks after a change, inside the writer's transaction;
+    whether any seat's clock changed.
 
     `waiting`: the seats the game waits on now (empty once it has ended). `actor`: the seat
     whose decision made the change (None when no seat decided: a bot standing in or stepping
@@ -167,6 +168,7 @@ def sync(
     pace = pace_of(table)
     moment = at or now()
     owed = set(waiting)
+    changed = False
     for seat in Seat.objects.filter(table_id=table.pk):
         ticking = seat.waiting_since is not None
         owes = seat.number in owed and seat.player_id is not None and not seat.bot
@@ -190,6 +192,8 @@ def sync(
             )
         if (seat.bank_ms, seat.waiting_since, seat.deadline) != before:
             seat.save(update_fields=["bank_ms", "waiting_since", "deadline"])
+            changed = True
+    return changed
 
 
 def due(at: datetime | None = None) -> list[tuple[int, int]]:

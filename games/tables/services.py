@@ -487,20 +487,19 @@ def do_resync_clocks(table: Table) -> None:
     longer waits on is stopped). The clock watcher's repair; no decision is made."""
     with transaction.atomic():
         table = _locked_table(table)
-        _restart_clocks(table)
-        _touch(table, lobby=False)
+        if _restart_clocks(table):
+            _touch(table, lobby=False)
 
 
-def _restart_clocks(table: Table) -> None:
+def _restart_clocks(table: Table) -> bool:
     """Inside a transaction: the clocks follow whom the game waits on at its current version
     (a bot stepped back, or a clock was found running for a seat nobody waits on)."""
     if table.status != TableStatus.STARTED:
-        return
+        return False
     kit = kits.kit_for(table)
     game = Game.objects.defer("state").get(table=table)
     state = caches.state_at(kit, table.slug, game.version, lambda: _document(game.pk, game.version))
-    if state is not None:
-        clocks.sync(table, kit.waiting_for(state))
+    return state is not None and clocks.sync(table, kit.waiting_for(state))
 
 
 def seat_absent_for(seat: Seat) -> float | None:
