@@ -364,6 +364,9 @@ def test_changing_the_settings_keeps_the_pace_unless_the_host_picks_another(pers
     post = new_table_form("Paced") | {"version": table.version}
     assert client.post(f"/t/{table.slug}/settings/", post).status_code == 302
     assert Table.objects.get(pk=table.pk).pace == "relaxed"
+    post = new_table_form("Paced") | {"version": Table.objects.get(pk=table.pk).version}
+    assert client.post(f"/t/{table.slug}/settings/", post | {"pace": "fast"}).status_code == 302
+    assert Table.objects.get(pk=table.pk).pace == "fast"
 
 
 @pytest.mark.django_db(transaction=True)
