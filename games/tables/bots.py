@@ -7,6 +7,11 @@ checks, versioning and broadcast as a person's click. With several processes eve
 try; the version check lets exactly one decision through and the others are refused as stale.
 A sweep at start-up and every SWEEP_SECONDS wakes every game waiting on a bot, so a restart or a
 lost message never leaves a table waiting forever.
+
+The same driver watches the clocks (games/tables/clocks.py): it sleeps until the earliest
+deadline in the database (at most CLOCK_POLL_SECONDS, and it is woken by every change to a timed
+table), then has the table's bot make each overdue decision through services.do_expire, with
+the same version check.
 """
 
 from __future__ import annotations
@@ -21,12 +26,15 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from . import kits, services
+from . import clocks, kits, services
 from .models import Game, Seat, Table, TableStatus
 from .realtime import BOT_GROUP
 
 log = logging.getLogger(__name__)
 SWEEP_SECONDS = 15.0
+# The clock watcher looks at the database at least this often (a wake-up lost on the channel
+# layer, or a deadline set by another process, is noticed within this time).
+CLOCK_POLL_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -75,16 +83,67 @@ def play_move(move: BotMove) -> bool:
     return True
 
 
+def plan_expiry(table_id: int, number: int, rng: random.Random | None = None) -> BotMove | None:
+    """The decision the table's bot makes for a seat whose time ran out, or None when the game
+    no longer waits on that seat."""
+    table = Table.objects.filter(pk=table_id, status=TableStatus.STARTED).first()
+    if table is None:
+        return None
+    game = Game.objects.get(table=table)
+    kit = kits.kit_for(table)
+    state = kit.load(game.state)
+    if number not in kit.waiting_for(state):
+        return None
+    level = next(iter(kit.bot_levels))
+    key = kit.bot_choice(state, number, level, rng or random.Random())
+    return BotMove(table.pk, number, key, game.version, 0.0)
+
+
+def play_expiry(move: BotMove) -> bool:
+    try:
+        services.do_expire(Table.objects.get(pk=move.table_id), move.seat, move.key, move.version)
+    except services.ServiceError as exc:
+        # Stale (another process expired it, or the seat acted just in time): nothing to do.
+        log.debug("expiry at table %s refused: %s", move.table_id, exc.message)
+        return False
+    log.info("table %s: seat %s ran out of time; its bot decided", move.table_id, move.seat)
+    return True
+
+
+def expire_due() -> float:
+    """Have the bots make every overdue decision; the seconds to wait before looking again."""
+    for table_id, number in clocks.due():
+        try:
+            move = plan_expiry(table_id, number)
+            if move is not None:
+                play_expiry(move)
+            else:  # the game no longer waits on that seat: its clock stops
+                services.do_resync_clocks(Table.objects.get(pk=table_id))
+        except Exception:  # one table's failure must not stop the others' clocks
+            log.exception("expiry failed at table %s seat %s", table_id, number)
+    wait = clocks.seconds_to_next()
+    # Never a busy loop: a deadline that could not be played is looked at again shortly.
+    return CLOCK_POLL_SECONDS if wait is None else min(max(wait, 0.2), CLOCK_POLL_SECONDS)
+
+
 class BotDriver:
     def __init__(self) -> None:
         self.running: dict[int, asyncio.Task] = {}
         self.again: set[int] = set()
         self.tasks: set[asyncio.Task] = set()
+        self.clocks_changed = asyncio.Event()
 
     async def run(self) -> None:
         layer = get_channel_layer()
         channel = await layer.new_channel()
         await layer.group_add(BOT_GROUP, channel)
+        watcher = asyncio.ensure_future(self.watch_clocks())
+        try:
+            await self.listen(layer, channel)
+        finally:
+            watcher.cancel()
+
+    async def listen(self, layer: object, channel: str) -> None:
         await self.sweep()
         while True:
             try:
@@ -94,6 +153,22 @@ class BotDriver:
                 continue
             if message.get("type") == "bots.wake":
                 self.wake(int(message["table"]))
+            elif message.get("type") == "clocks.wake":
+                self.clocks_changed.set()
+
+    async def watch_clocks(self) -> None:
+        """Expire overdue decisions, then sleep until the next deadline or a clock changes."""
+        while True:
+            self.clocks_changed.clear()
+            try:
+                wait = await database_sync_to_async(expire_due)()
+            except Exception:  # a failing expiry must not stop the clocks of every table
+                log.exception("clock watcher failed")
+                wait = CLOCK_POLL_SECONDS
+            try:
+                await asyncio.wait_for(self.clocks_changed.wait(), timeout=wait)
+            except TimeoutError:
+                pass
 
     async def sweep(self) -> None:
         for table_id in await database_sync_to_async(tables_waiting_on_bots)():

@@ -5,7 +5,7 @@ from typing import Any
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from . import kits, names
+from . import clocks, kits, names
 from .models import Table
 from .services import NAME_MAX
 
@@ -34,10 +34,23 @@ class TableSettingsForm(forms.ModelForm):
     """
 
     game = forms.ChoiceField(label="Game", required=False)
+    # A platform option, the same for every game (games/tables/clocks.py: PACES).
+    pace = forms.ChoiceField(
+        label="Pace",
+        choices=clocks.choices,
+        initial=clocks.UNTIMED,
+        required=False,  # a post without it (an older page) keeps the table's pace
+        widget=forms.RadioSelect,
+        help_text=(
+            "A clock runs only while the game waits on that player. When a player's time runs "
+            "out, a bot makes that one decision for them."
+        ),
+    )
 
     class Meta:
         model = Table
-        fields = ["name", "game", "seat_count", "visibility", "bot_delay_ms", "grace_seconds"]
+        fields = ["name", "game", "seat_count", "visibility", "pace"]
+        fields += ["bot_delay_ms", "grace_seconds"]
         labels = {
             "bot_delay_ms": "Bot pace (milliseconds a bot waits before each decision)",
             "grace_seconds": "Seconds an offline player is waited for before a bot may stand in",
@@ -83,6 +96,12 @@ class TableSettingsForm(forms.ModelForm):
         if self.instance.pk and game != self.instance.game:
             raise forms.ValidationError("A table's game cannot change once the table is open.")
         return game
+
+    def clean_pace(self) -> str:
+        pace = self.cleaned_data.get("pace")
+        if not pace:
+            return self.instance.pace if self.instance.pk else clocks.UNTIMED
+        return pace
 
     def clean_bot_delay_ms(self) -> int:
         delay = self.cleaned_data["bot_delay_ms"]

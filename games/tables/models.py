@@ -75,6 +75,9 @@ class Table(models.Model):
     # The host lets the players read the spectators' chat.
     # A database default too: rows written by code that predates the column still insert.
     chat_open = models.BooleanField(default=False, db_default=False)
+    # How fast the table plays: a key of games.tables.clocks.PACES (live without a clock, live
+    # with a clock, or turn-based). Tables from before clocks play live without one.
+    pace = models.CharField(max_length=12, default="untimed", db_default="untimed")
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 
@@ -119,6 +122,12 @@ class Table(models.Model):
         except LookupError:
             return []
 
+    @property
+    def pace_label(self) -> str:
+        from .clocks import pace_of
+
+        return pace_of(self).label
+
 
 def seat_label(number: int) -> str:
     """A seat as a person reads it. Seats are 0-based everywhere else (URLs and sockets too)."""
@@ -142,6 +151,12 @@ class Seat(models.Model):
     bot = models.CharField(max_length=12, blank=True, default="")
     # When the seat's player closed their last socket to the table (None: online or never seen).
     offline_since = models.DateTimeField(null=True, blank=True)
+    # The seat's clock (games/tables/clocks.py): the time bank left on a live clock, when the
+    # game began waiting on this seat's player (None: it waits on someone else), and by when the
+    # decision is due on a timed table (None: no clock runs for this seat now).
+    bank_ms = models.PositiveIntegerField(default=0, db_default=0)
+    waiting_since = models.DateTimeField(null=True, blank=True)
+    deadline = models.DateTimeField(null=True, blank=True, db_index=True)
 
     class Meta:
         ordering = ["number"]

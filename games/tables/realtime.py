@@ -136,9 +136,9 @@ def table_message(table_id: int) -> dict | None:
     if row is None:
         return None
     slug, version, host_id = row
-    seats = list(Seat.objects.filter(table_id=table_id).values_list("player_id", "bot"))
+    seats = list(Seat.objects.filter(table_id=table_id).values_list("player_id", "bot", "deadline"))
     online, spectators = presence_among(
-        table_id, host_id, {pid for pid, _ in seats if pid is not None}
+        table_id, host_id, {pid for pid, _, _ in seats if pid is not None}
     )
     return {
         "type": "table.update",
@@ -148,7 +148,9 @@ def table_message(table_id: int) -> dict | None:
         "online": online,
         "spectators": spectators,
         # Whether any seat is a bot's (the bot drivers are woken); consumers ignore it.
-        "bots": any(bot for _, bot in seats),
+        "bots": any(bot for _, bot, _ in seats),
+        # Whether a seat's clock runs (the clock watchers are woken); consumers ignore it.
+        "clocks": any(deadline for _, _, deadline in seats),
     }
 
 
@@ -163,3 +165,5 @@ def broadcast_table(table_id: int, lobby: bool = True) -> None:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
     if message is not None and message["bots"]:
         _send(BOT_GROUP, {"type": "bots.wake", "table": table_id})
+    if message is not None and message["clocks"]:
+        _send(BOT_GROUP, {"type": "clocks.wake", "table": table_id})

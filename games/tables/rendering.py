@@ -4,12 +4,14 @@ Fragments are rendered without a request (no per-session CSRF token inside them:
 token from the page's hx-headers), so one rendering can be shared by every viewer who sees the same.
 """
 
+import math
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db.models import Count, Q
 from django.template.loader import render_to_string
 
-from . import caches, kits
+from . import caches, clocks, kits
 from .frames import board_frame
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus, seat_label
@@ -102,6 +104,9 @@ class SeatView:
     ready: bool = False
     bot: str = ""
     game: str = ""
+    # The seat's clock (games/tables/clocks.py).
+    bank_ms: int = 0
+    deadline: datetime | None = None
 
     @property
     def taken(self) -> bool:
@@ -155,6 +160,8 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
             s.ready,
             s.bot,
             table.game,
+            bank_ms=s.bank_ms,
+            deadline=s.deadline,
         )
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
@@ -232,6 +239,57 @@ def render_table_live(
         online_seats = {s.number for s in snapshot.seats if s.player_id in context["online"]}
         board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
         context["board"] = board_frame(board, kit.version(snapshot.game), table.game)
+        context["clocks"] = clocks.seat_clocks(table, snapshot.seats)
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view.
     return render_to_string("tables/_table_live.html", context, request=request)
+
+
+@dataclass(frozen=True)
+class MyTable:
+    """One row of a person's "My games" page."""
+
+    table: Table
+    seat: Seat
+    # The table waits on this person now: a decision in play, or the pre-game prompt.
+    waiting: bool
+    deadline: datetime | None
+
+    @property
+    def deadline_ms(self) -> int | None:
+        return clocks.epoch_ms(self.deadline)
+
+
+MY_FINISHED_SHOWN = 20  # finished games on "My games" (newest first)
+_MY_ORDER = {TableStatus.STARTED: 0, TableStatus.CHOOSING: 1, TableStatus.OPEN: 2}
+
+
+def my_tables(player_id: int) -> list[MyTable]:
+    """Every table the person sits at (closed ones aside): those waiting for them first, the
+    nearest deadline first; then the other games in play, the tables gathering, and the newest
+    finished games."""
+    seats = Seat.objects.filter(player_id=player_id).exclude(table__status=TableStatus.CLOSED)
+    rows = []
+    finished = []
+    for seat in seats.select_related("table", "table__host").order_by("-table__updated"):
+        table = seat.table
+        if table.status == TableStatus.FINISHED:
+            if len(finished) < MY_FINISHED_SHOWN:
+                finished.append(MyTable(table, seat, False, None))
+            continue
+        waiting = not seat.bot and (
+            (table.status == TableStatus.STARTED and seat.waiting_since is not None)
+            or (table.status == TableStatus.CHOOSING and not seat.ready)
+        )
+        rows.append(MyTable(table, seat, waiting, seat.deadline))
+
+    def order(row: MyTable) -> tuple:
+        since = row.seat.waiting_since
+        return (
+            not row.waiting,
+            row.deadline.timestamp() if row.deadline else math.inf,
+            since.timestamp() if since else math.inf,
+            _MY_ORDER.get(row.table.status, 3),
+        )
+
+    return sorted(rows, key=order) + finished

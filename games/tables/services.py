@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import caches, heartbeat, kits, names, realtime
+from . import caches, clocks, heartbeat, kits, names, realtime
 from .identity import PLAYER_ACCESS
 from .models import (
     LIVE_STATUSES,
@@ -343,6 +343,7 @@ def _begin_game(table: Table, seats: list[Seat]) -> None:
         opening=kit.events(None, state),
     )
     Table.objects.filter(pk=table.pk).update(status=TableStatus.STARTED)
+    clocks.begin(table, kit.waiting_for(state))
 
 
 def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> int:
@@ -369,7 +370,35 @@ def do_bot_act(table: Table, number: int, key: str, seen_version: int) -> int:
         return _apply(table, seat, key, seen_version, None)
 
 
-def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player | None) -> int:
+def do_expire(table: Table, number: int, key: str, seen_version: int) -> int:
+    """A seat's time ran out: the table's bot makes that one decision for it (clocks.py).
+
+    The same checks, versioning and broadcast as any decision: of several processes expiring
+    the same deadline, the version lets exactly one through. The seat's bank is left at 0.
+    """
+    with transaction.atomic():
+        table = _locked_table(table)
+        seat = Seat.objects.filter(table=table, number=number).select_related("player").first()
+        if seat is None or seat.bot or seat.deadline is None or seat.deadline > clocks.now():
+            raise Conflict("That seat's time has not run out.")
+        level = next(iter(kits.kit_for(table).bot_levels))
+        name = seat.player.name if seat.player else seat.label
+        # Written first, so that it comes before a "game over" line; a refusal below rolls
+        # the line back with the rest.
+        _chat_line(table, f"{name} ran out of time; a bot made that decision for them.")
+        return _apply(table, seat, key, seen_version, None, bot=level, expired=True)
+
+
+def _apply(
+    table: Table,
+    seat: Seat,
+    key: str,
+    seen_version: int,
+    player: Player | None,
+    bot: str | None = None,
+    expired: bool = False,
+) -> int:
+    """`bot`: the level of the bot deciding for a seat that is not its own (an expired clock)."""
     kit = kits.kit_for(table)
     if not isinstance(key, str) or not key or len(key) > 120:
         raise ServiceError("That decision was malformed.")
@@ -397,11 +426,12 @@ def _apply(table: Table, seat: Seat, key: str, seen_version: int, player: Player
         seat=seat.number,
         key=key,
         player=player,
-        bot=seat.bot,
+        bot=seat.bot if bot is None else bot,
         events=kit.events(state, new),
     )
     caches.remember_on_commit(table.slug, version, new)
     ended = kit.result(new) is not None
+    clocks.sync(table, [] if ended else kit.waiting_for(new), seat.number, expired)
     if ended:
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
         _chat_line(table, "The game is over.")
@@ -446,6 +476,7 @@ def do_hand_to_bot(table: Table, actor: Player | None, number: int, level: str) 
         if seat.number not in kit.waiting_for(state):
             raise Conflict(f"The game is not waiting on {seat.label}.")
         Seat.objects.filter(pk=seat.pk).update(bot=level)
+        clocks.sync(table, kit.waiting_for(state))  # bots have no clock: this seat's stops
         _chat_line(table, f"A bot now plays for {seat.player.name} until they return.")
         _touch(table)
 
@@ -458,8 +489,29 @@ def do_reclaim_seat(table: Table, player: Player | None) -> None:
         if not seat.bot:
             raise Conflict("Nobody is playing for you: your seat is already yours.")
         Seat.objects.filter(pk=seat.pk).update(bot="")
+        _restart_clocks(table)
         _chat_line(table, f"{player.name} is back and plays again.")
         _touch(table)
+
+
+def do_resync_clocks(table: Table) -> None:
+    """The clocks follow whom the game waits on now (a clock running for a seat the game no
+    longer waits on is stopped). The clock watcher's repair; no decision is made."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        if _restart_clocks(table):
+            _touch(table, lobby=False)
+
+
+def _restart_clocks(table: Table) -> bool:
+    """Inside a transaction: the clocks follow whom the game waits on at its current version
+    (a bot stepped back, or a clock was found running for a seat nobody waits on)."""
+    if table.status != TableStatus.STARTED:
+        return False
+    kit = kits.kit_for(table)
+    game = Game.objects.defer("state").get(table=table)
+    state = caches.state_at(kit, table.slug, game.version, lambda: _document(game.pk, game.version))
+    return state is not None and clocks.sync(table, kit.waiting_for(state))
 
 
 def seat_absent_for(seat: Seat) -> float | None:
@@ -479,7 +531,7 @@ def do_rematch(table: Table, actor: Player | None) -> Table:
         if table.rematch_id:
             return table.rematch
         fields = ["game", "options", "seat_count", "visibility"]
-        fields += ["bot_delay_ms", "grace_seconds"]
+        fields += ["bot_delay_ms", "grace_seconds", "pace"]
         settings = {f: getattr(table, f) for f in fields}
         settings["name"] = table.name if "rematch" in table.name else f"{table.name} (rematch)"
         new = Table.objects.create(host=table.host, **settings)

@@ -27,4 +27,5 @@ urlpatterns = [
     path("join/<str:token>/", views.join_by_invite, name="join"),
     path("watch/<str:token>/", views.watch_by_link, name="watch"),
     path("healthz", views.healthz, name="healthz"),
+    path("my-games/", views.my_games, name="my_games"),
 ]

@@ -15,7 +15,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 from django_ratelimit.decorators import ratelimit
 
-from . import chat, frames, kits, limits, replays, services
+from . import chat, frames, kits, limits, rendering, replays, services
 from .forms import DisplayNameForm, SignUpForm, TableSettingsForm
 from .identity import (
     PLAYER_ACCESS,
@@ -385,6 +385,13 @@ def table_settings(request: HttpRequest, slug: str) -> HttpResponse:
     context = {"form": form, "table": table, "version": table.version, "creating": False}
     status = 400 if form.errors else 200
     return render(request, "tables/table_form.html", context, status=status)
+
+
+@requires_name
+def my_games(request: HttpRequest) -> HttpResponse:
+    """Every table the person sits at, those waiting for them first (turn-based play)."""
+    rows = rendering.my_tables(request.player.pk)
+    return render(request, "tables/my_games.html", {"rows": rows})
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
