@@ -49,6 +49,7 @@ class TurnsKit:
     bot_levels = {"steady": "steady", "hasty": "hasty"}
     options_form = TurnsOptions
     prompt_template = "tables/_flash.html"
+    simulate_command = ""  # no bot-game simulation
 
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return []
