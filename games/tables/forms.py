@@ -80,6 +80,10 @@ class TableSettingsForm(forms.ModelForm):
             for name, field in options_form.fields.items():
                 if name in self.instance.options and self.instance.pk:
                     field.initial = self.instance.options[name]
+                if getattr(field, "show_when", None):
+                    # Hidden and disabled (so not sent) while another mode is picked: required
+                    # only while its mode is (checked in clean).
+                    field.required_when_shown, field.required = field.required, False
                 self.fields[name] = field
                 self.option_names.append(name)
 
@@ -124,6 +128,19 @@ class TableSettingsForm(forms.ModelForm):
 
     def clean(self) -> dict:
         data = super().clean()
+        for name in self.option_names:
+            when = getattr(self.fields[name], "show_when", None)
+            if not when:
+                continue
+            shown = data.get(when[0]) in when[1].split()
+            field = self.fields[name]
+            if shown and field.required_when_shown and data.get(name) in (None, ""):
+                self.add_error(name, field.error_messages["required"])
+            elif not shown and name not in self.data:
+                # An option of another mode, not sent (the page disabled it): its default. One
+                # that was sent is judged by the kit's check like any other.
+                default = field.initial
+                data[name] = default if default is not None else field.to_python(None)
         options = {name: data.pop(name) for name in self.option_names if name in data}
         if self.kit is not None and len(options) == len(self.option_names):
             problems = self.kit.options_form.check(options, data.get("seat_count"))
