@@ -227,7 +227,9 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
         return render(request, "tables/replay.html", {"table": table, "unavailable": exc})
     board = kit.render(state, viewer, players, set(), table.slug)
     done = steps[step - 1] if step else None
-    happened = kit.render_full_log(state, viewer, players, done.events) if done else ""
+    happened = (
+        kit.render_full_log(state, viewer, players, done.events) if done and done.events else ""
+    )
     moment = Action.objects.filter(game=game, version__lte=kit.version(state)).order_by("-version")
     until = moment.values_list("created", flat=True).first() or game.created
     chat_lines = chat.said_by(table, until)
