@@ -23,12 +23,14 @@ from django.utils.safestring import mark_safe
 
 OPEN = "<!--["
 CLOSE = "<!--]-->"
-VERSION_ATTR = re.compile(r' data-version="\d+"')
+# Attributes a partial frame's tail carries (board.js copies them): not part of the skeleton.
+VERSION_ATTR = re.compile(r' data-(?:version|my-turn)="\d+"')
 BOARD_VERSION = re.compile(r'id="game-board"[^>]*?data-version="(\d+)"')
 BOARD_VERSION_ATTR = re.compile(r'(id="game-board"[^>]*?data-version=")\d+(")')
 KB_VERSION = re.compile(r'id="kb-version"[^>]*data-version="(\d+)"')
 GAME_FLASH = re.compile(r'<div id="game-flash"[^>]*></div>')
 TABLE_VERSION = re.compile(r'id="table-live"[^>]*?data-version="(\d+)"')
+MY_TURN = re.compile(r'id="table-live"[^>]*?data-my-turn="(\d)"')
 # Per (table, view): the renderings a socket can still be showing. Only the newest keeps its HTML.
 KEPT_PER_VIEW = 3
 VIEWS_KEPT = 1200
@@ -111,9 +113,11 @@ class Rendering:
         skeleton, parts = _parts(html)
         board = BOARD_VERSION.search(html)
         table = TABLE_VERSION.search(html)
+        my_turn = MY_TURN.search(html)
         tail = (
             f'<span id="kb-version" hidden data-version="{board.group(1) if board else ""}"'
-            f' data-table-version="{table.group(1) if table else ""}"></span>'
+            f' data-table-version="{table.group(1) if table else ""}"'
+            f' data-my-turn="{my_turn.group(1) if my_turn else ""}"></span>'
         )
         # A whole board brings an empty #game-flash, clearing the last error; so does a part.
         flash = GAME_FLASH.search(html)

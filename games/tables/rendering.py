@@ -236,6 +236,10 @@ def render_table_live(
         context["standing_in"] = next(
             (s for s in snapshot.seats if s.number == my_seat and s.bot), None
         )
+        # The page's tab title and opt-in notification follow this (static/js/turn.js).
+        context["my_turn"] = (
+            my_seat is not None and my_seat in waiting and context["standing_in"] is None
+        )
         online_seats = {s.number for s in snapshot.seats if s.player_id in context["online"]}
         board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
         context["board"] = board_frame(board, kit.version(snapshot.game), table.game)

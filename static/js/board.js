@@ -35,6 +35,7 @@
     var live = document.getElementById("table-live");
     if (board) board.dataset.version = versions.dataset.version;
     if (live && versions.dataset.tableVersion) live.dataset.version = versions.dataset.tableVersion;
+    if (live && versions.dataset.myTurn) live.dataset.myTurn = versions.dataset.myTurn;
     delete versions.dataset.version;
   });
 })();

@@ -83,6 +83,7 @@ def test_a_solo_co_op_night_is_played_to_its_end_by_clicks_and_rematched(new_pag
     page.get_by_role("button", name="Ready").click()
     board = page.locator("#game-board")
     expect(board.locator(".kf-grid")).to_be_visible()
+    expect(page).to_have_title(re.compile(r"^\(your turn\) "))  # static/js/turn.js
 
     rng = random.Random(7)
     clicks = 0
