@@ -97,6 +97,10 @@ class KilforthKit:
     bot_levels = {"random": "random", "heuristic": "sensible"}
     prompt_template = "kilforth/_hero_choice.html"
     simulate_command = "simulate_kilforth"
+
+    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
+        return None  # everyone plays for themselves, or all together (co-op): no team channel
+
     options_form = KilforthOptionsForm
 
     # Engine interface

@@ -111,6 +111,13 @@ class KnightfallKit:
     bot_levels = {"heuristic": "sensible", "random": "random"}
     prompt_template = "knightfall/_ready.html"
     simulate_command = "simulate_knightfall"
+
+    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
+        """Knights and demons each get a team chat; co-op is one team (the table chat)."""
+        if options.get("mode") == "coop":
+            return None
+        return [team.capitalize() for team in teams(options, seat_count)]
+
     options_form = KnightfallOptionsForm
 
     # Engine interface

@@ -13,10 +13,11 @@ import unicodedata
 from datetime import datetime, timedelta
 
 from django.db import transaction
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from . import realtime
+from . import kits, realtime
 from .models import ChatChannel, ChatMessage, ChatMute, Player, Seat, Table, TableStatus
 from .services import Conflict, Forbidden, ServiceError, check_host
 
@@ -47,17 +48,31 @@ def clean_text(raw: object) -> str:
     return text
 
 
-def may_read(channel: str, seated: bool, chat_open: bool) -> bool:
+def may_read(
+    channel: str, seated: bool, chat_open: bool, team: str = "", my_team: str | None = None
+) -> bool:
+    """Whether a viewer (seated or not; of `my_team`) may read a line of `channel`/`team`."""
+    if channel == ChatChannel.TEAM:
+        return seated and my_team is not None and team == my_team
     return channel == ChatChannel.TABLE or not seated or chat_open
+
+
+def team_of(table: Table, seat: int | None) -> str | None:
+    """The team a seat plays for in a team game (the kit's `teams`), else None."""
+    if seat is None:
+        return None
+    names = kits.kit_for(table).teams(table.options, table.seat_count)
+    return names[seat] if names and 0 <= seat < len(names) else None
 
 
 def _author_seat(table: Table, player: Player) -> int | None:
     return Seat.objects.filter(table=table, player=player).values_list("number", flat=True).first()
 
 
-def do_post(table: Table, player: Player | None, raw: object) -> ChatMessage:
-    """A person writes a line: a seated player's goes to the table chat, anyone else's to the
-    spectators' chat (the channel follows the seat, so no page can pick the wrong one)."""
+def do_post(table: Table, player: Player | None, raw: object, to_team: bool = False) -> ChatMessage:
+    """A person writes a line: a seated player's goes to the table chat (or, `to_team`, to
+    their team's chat in a team game), anyone else's to the spectators' chat (the channel
+    follows the seat, so no page can pick the wrong one)."""
     text = clean_text(raw)
     if player is None:
         raise Forbidden("Choose a display name before chatting.")
@@ -69,6 +84,14 @@ def do_post(table: Table, player: Player | None, raw: object) -> ChatMessage:
             raise Forbidden("The host has muted you at this table.")
         seat = _author_seat(table, player)
         channel = ChatChannel.SPECTATORS if seat is None else ChatChannel.TABLE
+        team = ""
+        if to_team:
+            if seat is None:
+                raise Forbidden("Only a seated player has a team to talk to.")
+            team = team_of(table, seat) or ""
+            if not team:
+                raise ChatRefused("This game has no teams; your line would go to everyone.")
+            channel = ChatChannel.TEAM
         since = timezone.now() - timedelta(seconds=WINDOW)
         if ChatMessage.objects.filter(author=player, created__gte=since).count() >= BURST:
             raise ChatRefused(f"Slow down: at most {BURST} messages every {WINDOW} seconds.")
@@ -78,6 +101,7 @@ def do_post(table: Table, player: Player | None, raw: object) -> ChatMessage:
             author=player,
             author_name=player.name,
             seat=seat,
+            team=team,
             text=text,
         )
         _broadcast_on_commit(message)
@@ -121,11 +145,14 @@ def render_line(message: ChatMessage) -> str:
     return render_to_string("tables/_chat_line.html", {"m": message})
 
 
-def recent(table: Table, seated: bool) -> list[ChatMessage]:
-    """The newest lines this viewer may read, oldest first."""
-    lines = ChatMessage.objects.filter(table=table)
-    if not may_read(ChatChannel.SPECTATORS, seated, table.chat_open):
-        lines = lines.filter(channel=ChatChannel.TABLE)
+def recent(table: Table, seated: bool, team: str | None = None) -> list[ChatMessage]:
+    """The newest lines this viewer (of `team`, in a team game) may read, oldest first."""
+    readable = Q(channel=ChatChannel.TABLE)
+    if may_read(ChatChannel.SPECTATORS, seated, table.chat_open):
+        readable |= Q(channel=ChatChannel.SPECTATORS)
+    if seated and team:
+        readable |= Q(channel=ChatChannel.TEAM, team=team)
+    lines = ChatMessage.objects.filter(table=table).filter(readable)
     return list(reversed(lines.order_by("-pk")[:SHOWN]))
 
 
@@ -143,6 +170,7 @@ def _broadcast_on_commit(message: ChatMessage) -> None:
         "type": "chat.message",
         "table": message.table_id,
         "channel": message.channel,
+        "team": message.team,
         "html": render_line(message),
     }
     transaction.on_commit(lambda: realtime.send_to_table(message.table_id, event))

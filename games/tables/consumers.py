@@ -314,7 +314,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         player = player_from_session(fresh_session(self.scope["session"]))
         action = message.get("action")
         if action == "chat":
-            chat.do_post(table, player, message.get("text"))
+            chat.do_post(table, player, message.get("text"), message.get("to") == "team")
         elif action == "chat_mute":
             chat.do_mute(table, player, message.get("player"), message.get("muted") is True)
         elif action == "chat_open":
@@ -325,7 +325,10 @@ class TableConsumer(AsyncWebsocketConsumer):
     async def chat_message(self, event: dict) -> None:
         """A chat line for this table: shown if this socket's viewer may read that chat."""
         seated = getattr(self, "seated", False)
-        if event["channel"] != "table" and seated:
+        if event["channel"] == "team":
+            if not chat.may_read("team", seated, False, event["team"], getattr(self, "team", None)):
+                return
+        elif event["channel"] != "table" and seated:
             if not await database_sync_to_async(_chat_open)(self.table_id):
                 return
         await self.send(text_data=f'<ol id="chat-log" hx-swap-oob="beforeend">{event["html"]}</ol>')
@@ -348,6 +351,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.player_id = None
         self.access = access_level(session, table, None)
         self.seated = False
+        self.team = None
         return self.access
 
     async def send_current(self) -> None:
@@ -381,6 +385,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.seated = player_id is not None and player_id in snapshot.seated_ids
         if self.seated:
             access = PLAYER_ACCESS
+            mine = next(s.number for s in snapshot.seats if s.player_id == player_id)
+            self.team = chat.team_of(snapshot.table, mine)
+        else:
+            self.team = None
         # The watcher count is a part of its own, sent with every frame: it is not in the key.
         view, key = (table_id, viewer_key(snapshot, player_id, access), access), state_key[:4]
         rendering = caches.renderings.get(view, key)

@@ -82,6 +82,9 @@ class GameKit(Protocol):
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         """The options in a few words each, for the lobby and the table page."""
 
+    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
+        """Each seat's team name ("Knights") in a team game, or None: the team chat channel."""
+
     def prompt_context(self, seats: list[Any], my_seat: int | None) -> dict[str, Any]:
         """Template context for the kit's pre-game prompt (`prompt_template`)."""
 

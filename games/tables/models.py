@@ -206,6 +206,8 @@ class ChatChannel(models.TextChoices):
     # Spectators' chat: written and seen by spectators only, so that watchers cannot coach a
     # competitive table; the host may open it to the players' eyes (Table.chat_open).
     SPECTATORS = "spectators", "Spectators"
+    # A team's chat (team games only): written and read by that team's seated players.
+    TEAM = "team", "Team"
 
 
 class ChatMessage(models.Model):
@@ -218,6 +220,8 @@ class ChatMessage(models.Model):
     # As shown when it was written: a later rename or seat change does not rewrite history.
     author_name = models.CharField(max_length=40, blank=True)
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The team of a TEAM line (the kit's name for it, "Knights"); blank otherwise.
+    team = models.CharField(max_length=40, blank=True, default="")
     text = models.CharField(max_length=500)
     created = models.DateTimeField(auto_now_add=True, db_index=True)
 

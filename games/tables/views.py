@@ -177,10 +177,15 @@ def table_page(request: HttpRequest, slug: str) -> HttpResponse:
     snapshot = load_snapshot(table.pk)
     live = render_table_live(snapshot, player.pk if player else None, access, request=request)
     context = {"table": table, "live": live, "access": access, "player": player}
-    seated = player is not None and table.seats.filter(player=player).exists()
+    my_seat = None
+    if player is not None:
+        my_seat = table.seats.filter(player=player).values_list("number", flat=True).first()
+    seated = my_seat is not None
+    team = chat.team_of(table, my_seat)
     context |= {
-        "chat_lines": chat.recent(table, seated),
+        "chat_lines": chat.recent(table, seated, team),
         "chat_seated": seated,
+        "chat_team": team,
         "is_host": player is not None and player.pk == table.host_id,
         "chat_muted": [str(m) for m in table.chat_mutes.values_list("player_id", flat=True)],
     }

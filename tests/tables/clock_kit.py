@@ -51,6 +51,9 @@ class TurnsKit:
     prompt_template = "tables/_flash.html"
     simulate_command = ""  # no bot-game simulation
 
+    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
+        return None
+
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return []
 

@@ -6,7 +6,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from games.tables import chat
+from games.tables import chat, services
 from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
 from games.tables.models import ChatMessage, Player, Seat
 from tests.tables.helpers import open_table, receive_until, session_for, socket
@@ -155,4 +155,69 @@ async def test_a_line_reaches_the_players_and_spectators_live_but_spectator_talk
     refused = await receive_until(wes_socket, 'id="flash"')
     assert 'data-error="chat"' in refused and "Write something" in refused
     for s in (ann_socket, wes_socket):
+        await s.disconnect()
+
+
+def team_table():
+    """A 2 v 2 Knight Fall table: seats 0 and 2 play the demons, 1 and 3 the knights."""
+    names = ["Dee", "Kit", "Dan", "Kay"]
+    people = [Player.objects.create(name=n) for n in names]
+    options = {"mode": "standard", "lone_team": "demons", "locations": True}
+    settings = {"name": "Night", "game": "knightfall", "seat_count": 4, "visibility": "public"}
+    settings |= {"bot_delay_ms": 1000, "grace_seconds": 120, "options": options}
+    table = services.do_create_table(people[0], settings)
+    for number, person in enumerate(people):
+        Seat.objects.filter(table=table, number=number).update(player=person)
+    return table, people, Player.objects.create(name="Wes")
+
+
+@pytest.mark.django_db
+def test_in_a_team_game_a_player_may_talk_to_their_team_only():
+    table, (dee, kit, dan, kay), wes = team_table()
+    line = chat.do_post(table, kit, "I will guard the chapel", to_team=True)
+    assert (line.channel, line.team) == ("team", "Knights")
+    knights = chat.recent(table, True, chat.team_of(table, 3))
+    demons = chat.recent(table, True, chat.team_of(table, 0))
+    watchers = chat.recent(table, False)
+    assert [m.text for m in knights] == ["I will guard the chapel"]
+    assert demons == [] and watchers == []
+    with pytest.raises(chat.Forbidden):
+        chat.do_post(table, wes, "me too", to_team=True)  # a spectator has no team
+
+
+@pytest.mark.django_db
+def test_a_game_without_teams_refuses_a_team_line_and_keeps_nothing():
+    table, host, _, _ = seated_table()  # Kilforth: no teams
+    with pytest.raises(chat.ChatRefused, match="no teams"):
+        chat.do_post(table, host, "psst", to_team=True)
+    assert not ChatMessage.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_team_line_reaches_the_teams_sockets_only():
+    table, (dee, kit, dan, kay), wes = await db(team_table)()
+    path = f"/ws/t/{table.slug}/"
+    sockets = {}
+    for name, person, access in (
+        ("kit", kit, PLAYER_ACCESS),
+        ("kay", kay, PLAYER_ACCESS),
+        ("dee", dee, PLAYER_ACCESS),
+        ("wes", wes, SPECTATOR_ACCESS),
+    ):
+        sockets[name] = socket(path, await db(session_for)(person, table, access))
+        assert (await sockets[name].connect())[0]
+        await receive_until(sockets[name], 'id="table-live"')
+    team_line = {"action": "chat", "to": "team", "text": "Kay, take the library"}
+    await sockets["kit"].send_to(text_data=json.dumps(team_line))
+    for name in ("kit", "kay"):
+        frame = await receive_until(sockets[name], "take the library")
+        assert "(to Knights)" in frame
+    # The demons and the spectator see the next line for everyone, never the team's.
+    await sockets["kit"].send_to(text_data=json.dumps({"action": "chat", "text": "Good luck"}))
+    for name in ("dee", "wes"):
+        frames = []
+        while "Good luck" not in (frames[-1] if frames else ""):
+            frames.append(await sockets[name].receive_from(timeout=3))
+        assert not any("take the library" in f for f in frames)
+    for s in sockets.values():
         await s.disconnect()

@@ -70,6 +70,9 @@ class HighCardKit:
     prompt_template = PROMPT
     simulate_command = ""  # no bot-game simulation
 
+    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
+        return None
+
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return [f"{options.get('stakes', 'low').title()} stakes"]
 
