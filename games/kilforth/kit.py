@@ -12,7 +12,7 @@ from typing import Any
 
 from django import forms
 
-from games.kilforth import adapter
+from games.kilforth import adapter, summary
 from games.tables.kits import KitRefusal, show_when
 
 EDITIONS = [("gloom", "Gloom of Kilforth"), ("shadows", "Shadows of Kilforth")]
@@ -100,6 +100,12 @@ class KilforthKit:
 
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None  # everyone plays for themselves, or all together (co-op): no team channel
+
+    def progress(self, state: adapter.State) -> tuple[int, list[float]]:
+        return summary.progress(state)
+
+    def summary(self, state: adapter.State, history: list, players: dict[int, str]) -> Any:
+        return summary.summary(state, history, players)
 
     options_form = KilforthOptionsForm
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from django import forms
 
-from games.knightfall import board
+from games.knightfall import board, summary
 from games.knightfall.engine import api, bots
 from games.knightfall.engine.core import GameState, IllegalAction
 from games.tables.kits import KitRefusal, show_when
@@ -117,6 +117,12 @@ class KnightfallKit:
         if options.get("mode") == "coop":
             return None
         return [team.capitalize() for team in teams(options, seat_count)]
+
+    def progress(self, state: GameState) -> tuple[int, list[float]]:
+        return summary.progress(state)
+
+    def summary(self, state: GameState, history: list, players: dict[int, str]) -> Any:
+        return summary.summary(state, history, players)
 
     options_form = KnightfallOptionsForm
 

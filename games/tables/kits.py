@@ -12,7 +12,7 @@ Seat numbers are one convention everywhere below the page: 0-based (engine, serv
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from django import forms
 
@@ -23,6 +23,39 @@ class KitRefusal(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
+
+
+class SummaryRow(TypedDict):
+    """One seat (or team) at the end: its score and what the score is made of."""
+
+    name: str
+    score: float
+    won: bool
+    parts: list[tuple[str, float]]  # [("Gold", 5), ("Assets", 7)]
+
+
+class LuckRow(TypedDict):
+    """Dice luck of one seat: successes rolled against the successes expected from the dice."""
+
+    name: str
+    rolled: int
+    expected: float
+
+
+class Moment(TypedDict):
+    phase: int  # the day or round it happened in
+    text: str  # one sentence, the kit's own words
+
+
+class GameSummary(TypedDict):
+    """The end of a game in numbers (`GameKit.summary`); the platform draws the charts."""
+
+    phase: str  # what a phase is called: "Day", "Round"
+    score: str  # what the score is called: "Victory points"
+    series: list[str]  # the names of `progress`'s values, in order
+    rows: list[SummaryRow]
+    luck: list[LuckRow]  # empty in a game without dice
+    moments: list[Moment]
 
 
 @runtime_checkable
@@ -84,6 +117,13 @@ class GameKit(Protocol):
 
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         """Each seat's team name ("Knights") in a team game, or None: the team chat channel."""
+
+    # The end of the game: `progress` is asked after every decision and kept on its Action row
+    # (a point of the score chart); `summary` once the game is over, with the whole history.
+    def progress(self, state: Any) -> tuple[int, list[float]]:
+        """The phase (day, round) the game is in and each series' score now."""
+
+    def summary(self, state: Any, history: list, players: dict[int, str]) -> GameSummary: ...
 
     def prompt_context(self, seats: list[Any], my_seat: int | None) -> dict[str, Any]:
         """Template context for the kit's pre-game prompt (`prompt_template`)."""

@@ -300,6 +300,9 @@ class Action(models.Model):
     bot = models.CharField(max_length=12, blank=True, default="")
     # What this decision added to the game's history (the kit's `events(before, after)`).
     events = models.JSONField(default=list, blank=True)
+    # The kit's `progress` after this decision: [phase, [score of each series]], a point of the
+    # end-of-game score chart (None for rows written before charts existed).
+    progress = models.JSONField(null=True, blank=True)
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -11,10 +11,11 @@ from datetime import datetime
 from django.db.models import Count, Q
 from django.template.loader import render_to_string
 
-from . import caches, clocks, kits
+from . import caches, clocks, kits, summary
 from .frames import board_frame
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus, seat_label
+from .summary import Charts
 
 LOBBY_PAGE = 25  # rows per lobby page; the live lobby shows the first page
 
@@ -136,6 +137,8 @@ class TableSnapshot:
     spectators: int = 0
     # The engine state when a game exists (parsed once per version per process).
     game: object | None = None
+    # A finished game's summary and charts (summary.py), drawn once per process.
+    charts: Charts | None = None
 
     @property
     def seated_ids(self) -> set[int]:
@@ -169,7 +172,14 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     game = None
     if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
         game = _game_state(table)
-    return TableSnapshot(table=table, seats=seats, online=online, spectators=spectators, game=game)
+    charts = None
+    if table.status == TableStatus.FINISHED and game is not None:
+        row = Game.objects.filter(table=table).first()
+        players = {s.number: s.display_name for s in seats}
+        charts = summary.charts(row, kits.kit_for(table), game, players) if row else None
+    return TableSnapshot(
+        table=table, seats=seats, online=online, spectators=spectators, game=game, charts=charts
+    )
 
 
 def _game_state(table: Table) -> object | None:
@@ -244,6 +254,7 @@ def render_table_live(
         board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
         context["board"] = board_frame(board, kit.version(snapshot.game), table.game)
         context["clocks"] = clocks.seat_clocks(table, snapshot.seats)
+        context["charts"] = snapshot.charts
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view.
     return render_to_string("tables/_table_live.html", context, request=request)

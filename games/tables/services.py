@@ -428,6 +428,7 @@ def _apply(
         player=player,
         bot=seat.bot if bot is None else bot,
         events=kit.events(state, new),
+        progress=list(kit.progress(new)),
     )
     caches.remember_on_commit(table.slug, version, new)
     ended = kit.result(new) is not None

@@ -54,6 +54,13 @@ class TurnsKit:
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None
 
+    def progress(self, state: Any) -> tuple[int, list[float]]:
+        return 1, []
+
+    def summary(self, state: Any, history: list, players: dict[int, str]) -> Any:
+        return {"phase": "Turn", "score": "Points", "series": [], "rows": [], "luck": [],
+                "moments": []}  # fmt: skip
+
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return []
 
