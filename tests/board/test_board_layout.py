@@ -146,6 +146,21 @@ def test_on_a_phone_the_decision_and_the_newest_dice_stay_docked_in_reach_of_a_t
     context.close()
 
 
+def test_on_a_phone_the_decision_bar_folds_away_to_show_the_whole_map(browser):  # noqa: F811
+    context, page = open_board(browser, POINTS["middle"], PHONE, touch=True)
+    choice = page.locator("#kb-decision form.choice button").first
+    assert choice.is_visible()
+    page.locator(".act-fold").tap()
+    assert not choice.is_visible()
+    bar = box(page, ".kb-act")
+    last_row = box(page, "#kb-loc-24")
+    assert last_row["y"] + last_row["height"] <= bar["y"], "the map's last row is above the bar"
+    shot(page, "board-phone-bar-folded")
+    page.locator(".act-fold").tap()
+    assert choice.is_visible()
+    context.close()
+
+
 def test_on_a_phone_a_tap_opens_a_locations_text_and_its_cards(browser):  # noqa: F811
     state = POINTS["middle"]
     context, page = open_board(browser, state, PHONE, touch=True)
