@@ -64,6 +64,13 @@
     if (live && versions.dataset.tableVersion) live.dataset.version = versions.dataset.tableVersion;
     delete versions.dataset.version;
   });
+  // A location's card offers its move as a label for the decision's button: once used, the card
+  // closes (the swap that follows must not open it again).
+  document.addEventListener("click", function (e) {
+    var go = e.target.closest && e.target.closest(".pop-go");
+    var pop = go && go.closest("[popover]");
+    if (pop && pop.hidePopover) pop.hidePopover();
+  });
   window.addEventListener("resize", fit);
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fit);
   else fit();

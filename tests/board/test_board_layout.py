@@ -230,3 +230,40 @@ def test_keyboard_focus_on_a_location_is_drawn_in_gold(browser):  # noqa: F811
     )
     assert style[0] == "loc-open" and style[1] == "solid" and style[2] == "3px", style
     context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOPS[0], PHONE], ids=["1366x900", "phone"])
+def test_a_rules_tip_beside_a_choice_shows_whole_and_on_screen(browser, size):  # noqa: F811
+    context, page = open_board(browser, POINTS["early"], size)
+    tip = page.locator("#kb-decision .tip").last
+    tip.locator(".tip-btn").focus()
+    text = tip.locator(".tip-text")
+    assert text.is_visible()
+    within_screen(page, f"#{text.get_attribute('id')}")
+    b = text.bounding_box()
+    on_top = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('.tip-text') !== null",
+        [b["x"] + b["width"] / 2, b["y"] + b["height"] / 2],
+    )
+    assert on_top, "no panel edge clips the tip"
+    context.close()
+
+
+def test_a_locations_card_offers_the_move_there_as_the_decisions_own_button(browser):  # noqa: F811
+    state = POINTS["early"]
+    context, page = open_board(browser, state, DESKTOPS[0])
+    page.evaluate(
+        "document.addEventListener('submit', e => { e.preventDefault(); e.stopPropagation();"
+        " window.sent = e.target.querySelector('[name=key]').value; }, true)"
+    )
+    cell = page.locator(".loc.is-reach").first
+    cell.locator(".loc-open").click()
+    card = page.locator(f"#{cell.get_attribute('id')}-card")
+    go = card.locator(".pop-go").first
+    button = page.locator(f"#{go.get_attribute('for')}")
+    assert go.text_content() == button.text_content()
+    go.click()
+    key = button.locator("xpath=..").locator("[name=key]").input_value()
+    assert page.evaluate("window.sent") == key and key.startswith("move:")
+    assert not card.is_visible(), "the card closes once its move is chosen"
+    context.close()

@@ -281,12 +281,15 @@ def _option(c: dict) -> dict:
 
 def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -> list[dict]:
     heroes = {h["seat"]: h for h in picture.get("heroes") or []}
-    reach = set()
+    reach: dict[int, list[dict]] = {}
     for c in picture.get("choices") or [] if viewer is not None else []:
-        # A choice that takes the hero to a location names it (move, escape).
+        # A choice that takes the hero to a location names it (move, escape): the location's card
+        # offers it too, as a label for that choice's button in the decision (one form per key).
         loc = (c.get("data") or {}).get("loc") if isinstance(c, dict) else None
-        if isinstance(loc, int) and not c.get("offturn"):
-            reach.add(loc)
+        if isinstance(loc, int) and not c.get("offturn") and c.get("key"):
+            reach.setdefault(loc, []).append(
+                {"key": str(c["key"]), "label": c.get("label") or str(c["key"])}
+            )
     here = heroes[viewer]["loc"] if viewer in heroes else None
     ancients_at: dict[int, list[dict]] = {}
     for a in _ancients(picture):
@@ -320,6 +323,7 @@ def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -
                 ],
                 "ancients": ancients_at.get(idx, []),
                 "reachable": idx in reach,
+                "go": reach.get(idx, []),
                 "here": idx == here,
                 "centre": idx == 12,
                 "text": _loc_text(loc),
