@@ -103,7 +103,7 @@ def test_the_board_fits_players_of_every_table_size(browser):  # noqa: F811
     page.close()
 
 
-def test_a_websocket_swap_keeps_focus_an_open_card_and_a_folded_log(browser, states):  # noqa: F811
+def test_a_websocket_swap_keeps_focus_an_open_card_and_what_was_folded(browser, states):  # noqa: F811
     state = states[0]
     seat = state.waiting_for[0]
     page = browser.new_page(viewport={"width": 390, "height": 844})
@@ -121,4 +121,9 @@ def test_a_websocket_swap_keeps_focus_an_open_card_and_a_folded_log(browser, sta
     assert page.evaluate("document.getElementById('kb-log').open") is False
     assert page.evaluate("document.activeElement.id") == button_id
     assert page.locator("#game-board").count() == 1
+    page.keyboard.press("Escape")
+    page.locator(".act-fold").click()
+    page.evaluate("html => htmx.swap(document.body, html, {swapStyle: 'none'})", frame)
+    assert page.is_checked("#kb-act-fold"), "hx-preserve keeps the folded bar folded"
+    assert not page.locator("form.choice button").first.is_visible()
     page.close()
