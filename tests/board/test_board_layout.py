@@ -267,3 +267,19 @@ def test_a_locations_card_offers_the_move_there_as_the_decisions_own_button(brow
     assert page.evaluate("window.sent") == key and key.startswith("move:")
     assert not card.is_visible(), "the card closes once its move is chosen"
     context.close()
+
+
+def test_on_a_desktop_the_rules_help_is_a_drawer_opened_from_a_tab_beside_the_board(
+    browser,  # noqa: F811
+):
+    context, page = open_board(browser, POINTS["middle"], DESKTOPS[0])
+    tab = box(page, "#kb-glossary summary")
+    assert tab["x"] + tab["width"] <= box(page, ".kb-left")["x"], "the tab covers no panel"
+    page.locator("#kb-glossary summary").click()
+    drawer = box(page, "#kb-glossary")
+    assert drawer["x"] == 0 and drawer["height"] == DESKTOPS[0][1]
+    assert page.get_by_text("Terms and keywords").is_visible()
+    shot(page, "board-rules-help-drawer-1366x900")
+    page.locator("#kb-glossary summary").click()
+    assert not page.get_by_text("Terms and keywords").is_visible()
+    context.close()
