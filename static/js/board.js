@@ -1,31 +1,58 @@
 // Kilforth board: the server swaps the board, or only its changed parts, over the websocket
-// (htmx oob swaps). Keep the keyboard focus (elements with a stable id) and the map's and log's
-// scroll positions, and after a partial frame carry its versions onto the board.
+// (htmx oob swaps). Keep the keyboard focus (elements with a stable id), the log's scroll
+// position, which folds are open and which popover is showing, and after a partial frame
+// carry its versions onto the board. Also measure where the board's table starts, so the CSS can
+// size the map to what is left of the screen (--kb-top).
 (function () {
   var saved = null;
+
+  function scrollOf(root, selector) {
+    var el = root.querySelector(selector);
+    return el ? el.scrollTop : null;
+  }
+
+  function fit() {
+    var table = document.querySelector(".kb .kb-table");
+    if (!table) return;
+    var top = table.getBoundingClientRect().top + window.scrollY;
+    document.documentElement.style.setProperty("--kb-top", Math.round(top) + "px");
+  }
+
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     // A whole board arrives on its own or inside the table's live fragment; a part on its own.
     var target = e.target;
     if (!target || !target.querySelector) return;
     var active = document.activeElement;
-    var map = target.querySelector(".kb-map-scroll");
-    var log = target.querySelector(".log-list");
+    var folds = {};
+    var within = [target].concat(Array.prototype.slice.call(target.querySelectorAll("details[id]")));
+    within.forEach(function (d) {
+      if (d.tagName === "DETAILS" && d.id) folds[d.id] = d.open;
+    });
+    var pop = target.querySelector("[popover]:popover-open");
     saved = {
       focus: active && target.contains(active) && active.id ? active.id : null,
-      map: map ? map.scrollLeft : null,
-      log: log ? log.scrollTop : null
+      log: scrollOf(target, ".log-list"),
+      folds: folds,
+      popover: pop && pop.id ? pop.id : null
     };
   });
   document.addEventListener("htmx:oobAfterSwap", function () {
     var board = document.getElementById("game-board");
     if (!saved || !board) return;
-    var map = board.querySelector(".kb-map-scroll");
     var log = board.querySelector(".log-list");
-    if (map && saved.map !== null) map.scrollLeft = saved.map;
     if (log && saved.log !== null) log.scrollTop = saved.log;
+    Object.keys(saved.folds).forEach(function (id) {
+      var d = document.getElementById(id);
+      if (d && d.tagName === "DETAILS" && d.open !== saved.folds[id]) d.open = saved.folds[id];
+    });
+    var pop = saved.popover && document.getElementById(saved.popover);
+    if (pop && pop.showPopover && !pop.matches(":popover-open")) {
+      try { pop.showPopover(); } catch (err) { /* it went away with the swap */ }
+    }
     var focus = saved.focus && document.getElementById(saved.focus);
     if (focus) focus.focus({ preventScroll: true });
     saved = null;
+    fit();
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     // A partial frame ends with #kb-version; a whole one brings the attributes itself.
@@ -38,4 +65,14 @@
     if (live && versions.dataset.myTurn) live.dataset.myTurn = versions.dataset.myTurn;
     delete versions.dataset.version;
   });
+  // A location's card offers its move as a label for the decision's button: once used, the card
+  // closes (the swap that follows must not open it again).
+  document.addEventListener("click", function (e) {
+    var go = e.target.closest && e.target.closest(".pop-go");
+    var pop = go && go.closest("[popover]");
+    if (pop && pop.hidePopover) pop.hidePopover();
+  });
+  window.addEventListener("resize", fit);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fit);
+  else fit();
 })();

@@ -1,5 +1,6 @@
 """The board in a real Chromium: CSS-only log filters survive an htmx swap, tips open on focus,
-choices are keyboard reachable, and a phone-width page never scrolls sideways (only the map does).
+choices are keyboard reachable, and a swap keeps what the person had open. The layout facts
+(the table fits one desktop screen, the map fits a phone) are in test_board_layout.py.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from pathlib import Path
 import django_htmx
 import pytest
 
+from games.kilforth.board import page_parts
 from games.kilforth.engine import view
 from games.tables.frames import board_frame
 from tests.browser.conftest import browser  # noqa: F401 - the shared module-scoped fixture
@@ -34,7 +36,8 @@ def page_html(board: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<style>{style}</style><script>{HTMX.read_text()}</script>"
         f"<script>{BOARD_JS.read_text()}</script></head>"
-        f'<body><main class="page">{board}</main></body></html>'
+        f'<body><main class="page">{board}<div class="kb kb-page-parts">{page_parts()}</div>'
+        "</main></body></html>"
     )
 
 
@@ -87,16 +90,6 @@ def test_help_tips_open_on_focus_and_choices_are_reachable_by_keyboard(browser, 
     page.close()
 
 
-def test_on_a_phone_only_the_map_scrolls_sideways(browser, states):  # noqa: F811
-    state = states[1]
-    page = browser.new_page(viewport={"width": 390, "height": 844})
-    page.set_content(page_html(render(state, None)))
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
-    scroller = page.locator(".kb-map-scroll")
-    assert page.evaluate("e => e.scrollWidth > e.clientWidth", scroller.element_handle())
-    page.close()
-
-
 def test_the_board_fits_players_of_every_table_size(browser):  # noqa: F811
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     for heroes in (1, 4):
@@ -110,19 +103,27 @@ def test_the_board_fits_players_of_every_table_size(browser):  # noqa: F811
     page.close()
 
 
-def test_a_websocket_swap_keeps_focus_and_the_maps_scroll_on_a_phone(browser, states):  # noqa: F811
+def test_a_websocket_swap_keeps_focus_an_open_card_and_what_was_folded(browser, states):  # noqa: F811
     state = states[0]
     seat = state.waiting_for[0]
     page = browser.new_page(viewport={"width": 390, "height": 844})
     page.set_content(page_html(framed(state, seat)))
-    page.evaluate("document.querySelector('.kb-map-scroll').scrollLeft = 150")
+    page.evaluate("document.getElementById('kb-log').open = false")
+    page.locator("#kb-loc-12 .loc-open").click()
+    assert page.locator("#kb-loc-12-card").is_visible()
     button = page.locator("form.choice button").first
     button_id = button.get_attribute("id")
     button.focus()
     # What htmx's ws extension does with a frame: an out-of-band swap by id.
     frame = framed(state, seat).replace('id="game-board"', 'id="game-board" hx-swap-oob="true"', 1)
     page.evaluate("html => htmx.swap(document.body, html, {swapStyle: 'none'})", frame)
-    assert page.evaluate("document.querySelector('.kb-map-scroll').scrollLeft") == 150
+    assert page.locator("#kb-loc-12-card").is_visible(), "the open card is open again"
+    assert page.evaluate("document.getElementById('kb-log').open") is False
     assert page.evaluate("document.activeElement.id") == button_id
     assert page.locator("#game-board").count() == 1
+    page.keyboard.press("Escape")
+    page.locator(".act-fold").click()
+    page.evaluate("html => htmx.swap(document.body, html, {swapStyle: 'none'})", frame)
+    assert page.is_checked("#kb-act-fold"), "hx-preserve keeps the folded bar folded"
+    assert not page.locator("form.choice button").first.is_visible()
     page.close()

@@ -362,3 +362,27 @@ def test_a_view_the_board_cannot_draw_still_gives_the_decision_forms():
     other["heroes"] = "broken"
     html = render_board(other, viewer=1 - seat, players=players(2), online=set(), table_slug="t")
     assert f"Waiting for {players(2)[seat]}" in html
+
+
+def test_the_latest_dice_stay_on_the_board_on_the_days_after_them():
+    rolled_on = None
+    for state in playout("gloom", "competitive", 2):
+        html = render(state, 0)
+        if rolled_on is not None:
+            assert "No dice rolled yet" not in html, (rolled_on, state.day)
+            assert 'class="die' in html
+        elif any(e["e"] == "roll" for e in state.log):
+            rolled_on = state.day
+    assert rolled_on is not None and state.day >= rolled_on + 7
+
+
+def test_a_test_awaiting_a_fate_decision_is_the_newest_dice_on_the_board():
+    state = next(s for s in playout("gloom", "competitive", 2) if view(s, None)["test"])
+    seat = state.waiting_for[0]
+    v = view(state, seat)
+    v["recent_tests"] = None  # the roll not logged yet: the open test alone tells its dice
+    html = render_board(v, viewer=seat, players=players(2), online=set(), table_slug="t")
+    dice = html[html.index('id="kb-dice"') :]
+    assert "No dice rolled yet" not in dice
+    assert dice.count('class="die') >= len(v["test"]["faces"])
+    assert "waits on a fate decision" in dice

@@ -142,7 +142,7 @@ def contexts(browser, server, sizes):
 def test_two_players_and_a_spectator_play_the_first_day_and_night(browser, served, screenshot):
     seed = seed_with_a_full_first_day(TABLE_DEFAULTS, 2)
     server = served(seed)
-    host, guest, watcher = contexts(browser, server, [(1280, 1000), (1280, 1000), (390, 844)])
+    host, guest, watcher = contexts(browser, server, [(1366, 900), (1280, 1000), (390, 844)])
     enter(host, "Hal")
     host.get_by_role("link", name="Open a table").click()
     host.get_by_label("Name").fill("First night")
@@ -180,6 +180,16 @@ def test_two_players_and_a_spectator_play_the_first_day_and_night(browser, serve
     assert {"moved", "engage", "roll", "camp", "night_card"} <= seen
     # The battle's dice and the night card are on the spectator's board and log.
     expect(watcher.locator("#game-board")).to_contain_text("Day 2")
+    # On the real page too, a desktop screen holds the map, the decision and the own hero without
+    # scrolling, and a phone shows the whole map with nothing to scroll sideways.
+    host.evaluate("window.scrollTo(0, 0)")
+    for selector in (".kb-map", "#kb-decision", ".hero.is-me .stats"):
+        b = host.locator(selector).bounding_box()
+        assert b and b["y"] >= 0 and b["y"] + b["height"] <= 900, (selector, b)
+        assert b["x"] + b["width"] <= 1366, (selector, b)
+    assert watcher.evaluate("document.documentElement.scrollWidth") <= 390
+    assert watcher.locator(".loc").nth(4).bounding_box()["x"] + 10 < 390
+    host.screenshot(path=str(SCREENSHOTS / "game-host-1366x900.png"))
     screenshot(host, "game-host-desktop")
     screenshot(watcher, "game-spectator-phone")
 

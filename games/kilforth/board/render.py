@@ -135,7 +135,9 @@ def board_context(
         "cells": _cells(picture, viewer, person, online),
         "heroes": [_hero(picture, h, viewer, person, online) for h in heroes],
         "ancients": _ancients(picture),
-        "tests": _tests_panel(picture.get("recent_tests"), line_of, person),
+        "tests": _tests_panel(
+            picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
+        ),
         "night": _night_panel(picture.get("night"), line_of),
         "log": _log_rows(lines, viewer),
         "result": _result(picture, person),
@@ -279,12 +281,15 @@ def _option(c: dict) -> dict:
 
 def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -> list[dict]:
     heroes = {h["seat"]: h for h in picture.get("heroes") or []}
-    reach = set()
+    reach: dict[int, list[dict]] = {}
     for c in picture.get("choices") or [] if viewer is not None else []:
-        # A choice that takes the hero to a location names it (move, escape).
+        # A choice that takes the hero to a location names it (move, escape): the location's card
+        # offers it too, as a label for that choice's button in the decision (one form per key).
         loc = (c.get("data") or {}).get("loc") if isinstance(c, dict) else None
-        if isinstance(loc, int) and not c.get("offturn"):
-            reach.add(loc)
+        if isinstance(loc, int) and not c.get("offturn") and c.get("key"):
+            reach.setdefault(loc, []).append(
+                {"key": str(c["key"]), "label": c.get("label") or str(c["key"])}
+            )
     here = heroes[viewer]["loc"] if viewer in heroes else None
     ancients_at: dict[int, list[dict]] = {}
     for a in _ancients(picture):
@@ -318,6 +323,7 @@ def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -
                 ],
                 "ancients": ancients_at.get(idx, []),
                 "reachable": idx in reach,
+                "go": reach.get(idx, []),
                 "here": idx == here,
                 "centre": idx == 12,
                 "text": _loc_text(loc),
@@ -568,11 +574,22 @@ def _source_label(src: object, person: Names) -> str:
 
 
 def _tests_panel(
-    recent: dict | None, line_of: Callable[[dict], LogLine], person: Names
+    recent: dict | None,
+    line_of: Callable[[dict], LogLine],
+    person: Names,
+    pending: dict | None = None,
+    succ_min: int = 5,
 ) -> dict | None:
-    """The engine's newest stretch of play with dice (RECENT facts), as tests and rounds."""
+    """The engine's newest stretch of play with dice (RECENT facts), as tests and rounds.
+
+    The view keeps that stretch from one day to the next (`recent_tests`), so the panel shows the
+    last dice until new ones are rolled; a test whose fate decision is open (`test`) is its
+    newest roll, and is drawn from that fact should the stretch not hold it yet.
+    """
     if not recent or not recent["events"]:
-        return None
+        if not pending:
+            return None
+        return {"items": [_pending_test(pending, person, succ_min)], "day": None, "pending": True}
     items: list[dict] = []
     for e in recent["events"]:
         k = e.get("e")
@@ -614,7 +631,27 @@ def _tests_panel(
             items.append({"type": "round", "text": line.text, "round": e.get("round")})
         else:
             items.append({"type": "line", "text": line.text, "dice": line.dice, "tone": line.tone})
-    return {"items": items, "day": recent["day"]}
+    return {"items": items, "day": recent["day"], "pending": bool(pending)}
+
+
+def _pending_test(test: dict, person: Names, succ_min: int) -> dict:
+    return {
+        "type": "test",
+        "who": person(test.get("tester")),
+        "foe": False,
+        "attr": test.get("attr", ""),
+        "sources": [
+            f"{_source_label(s[0], person)} {s[1]:+d}"
+            for s in test.get("sources") or []
+            if isinstance(s, list | tuple) and len(s) == 2
+        ],
+        "dice": faces(test, test.get("threshold", succ_min)),
+        "successes": test.get("successes", 0),
+        "total": test.get("successes", 0),
+        "seat": test.get("tester"),
+        "count": test.get("dice", 0),
+        "seats": (),
+    }
 
 
 def _last_test(items: list[dict], seat: object) -> dict | None:
