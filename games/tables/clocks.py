@@ -167,7 +167,8 @@ def sync(
 
     pace = pace_of(table)
     moment = at or now()
-    owed = set(waiting)
+    # Paused by the host: whoever is ticking is charged up to now and stops; nobody starts.
+    owed = set() if getattr(table, "clocks_paused", False) else set(waiting)
     changed = False
     for seat in Seat.objects.filter(table_id=table.pk):
         ticking = seat.waiting_since is not None

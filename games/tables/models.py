@@ -78,6 +78,8 @@ class Table(models.Model):
     # How fast the table plays: a key of games.tables.clocks.PACES (live without a clock, live
     # with a clock, or turn-based). Tables from before clocks play live without one.
     pace = models.CharField(max_length=12, default="untimed", db_default="untimed")
+    # The host paused the clocks: no seat's time runs (clocks.sync) until they resume.
+    clocks_paused = models.BooleanField(default=False)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

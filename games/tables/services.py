@@ -263,6 +263,22 @@ def do_close_table(table: Table, actor: Player | None) -> None:
         _touch(table)
 
 
+def do_pause_clocks(table: Table, actor: Player | None, paused: bool) -> None:
+    """The host stops every clock (the time used so far is kept) or lets them run again."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        check_host(table, actor)
+        if table.status != TableStatus.STARTED or not clocks.pace_of(table).timed:
+            raise Conflict("Only a game in play with a clock can be paused.")
+        if table.clocks_paused == paused:
+            return
+        table.clocks_paused = paused
+        Table.objects.filter(pk=table.pk).update(clocks_paused=paused)
+        _restart_clocks(table)
+        _chat_line(table, "The host paused the clocks." if paused else "The clocks run again.")
+        _touch(table)
+
+
 def do_start_game(table: Table, actor: Player | None) -> None:
     """Host's Start: every seat taken, each player now answers the kit's pre-game prompt."""
     with transaction.atomic():
@@ -532,7 +548,7 @@ def do_rematch(table: Table, actor: Player | None) -> Table:
         if table.rematch_id:
             return table.rematch
         fields = ["game", "options", "seat_count", "visibility"]
-        fields += ["bot_delay_ms", "grace_seconds", "pace"]
+        fields += ["bot_delay_ms", "grace_seconds", "pace", "chat_open"]
         settings = {f: getattr(table, f) for f in fields}
         settings["name"] = table.name if "rematch" in table.name else f"{table.name} (rematch)"
         new = Table.objects.create(host=table.host, **settings)

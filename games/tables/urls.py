@@ -19,6 +19,7 @@ urlpatterns = [
     path("t/<slug:slug>/close/", views.close_table, name="close_table"),
     path("t/<slug:slug>/links/", views.rotate_links, name="rotate_links"),
     path("t/<slug:slug>/start/", views.start_game, name="start_game"),
+    path("t/<slug:slug>/clocks/", views.pause_clocks, name="pause_clocks"),
     path("t/<slug:slug>/setup/", views.setup_seat, name="setup_seat"),
     path("t/<slug:slug>/setup/change/", views.unsetup_seat, name="unsetup_seat"),
     path("t/<slug:slug>/log/", views.game_log, name="game_log"),

@@ -322,6 +322,11 @@ def close_table(request: HttpRequest, table: Table, access: str) -> None:
 
 
 @_service_view
+def pause_clocks(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_pause_clocks(table, request.player, request.POST.get("paused") == "1")
+
+
+@_service_view
 def start_game(request: HttpRequest, table: Table, access: str) -> None:
     services.do_start_game(table, request.player)
 

@@ -17,7 +17,9 @@ from django.utils import timezone
 
 from games.tables import bots, clocks, kits, realtime, services
 from games.tables.forms import TableSettingsForm
+from games.tables.identity import PLAYER_ACCESS
 from games.tables.models import Action, ChatMessage, Game, Player, Seat, Table, TableStatus
+from games.tables.rendering import load_snapshot, render_table_live
 from tests.tables.clock_kit import KIT, LIMIT
 from tests.tables.helpers import new_table_form, page, receive_until, session_for, socket
 
@@ -454,3 +456,44 @@ async def test_a_change_to_a_timed_table_wakes_the_clock_watcher_of_every_proces
         assert await db(Action.objects.filter(seat=0, bot="steady").count)() == 1
     finally:
         runner.cancel()
+
+
+@pytest.mark.django_db
+def test_the_host_pauses_the_clocks_and_no_time_runs_until_they_resume(clock):
+    table, (ann, bea) = started("fast")
+    clock.advance(seconds=30)
+    services.do_pause_clocks(table, ann, True)
+    paused = seat(table, 0)
+    assert paused.deadline is None and paused.bank_ms == FAST.bank * 1000 - 30_000
+    clock.advance(hours=2)  # a long pause costs nothing and nothing expires
+    assert clocks.due() == []
+    page_html = ann_page(table)
+    assert "The host has paused the clocks." in page_html and "Resume the clocks" in page_html
+    services.do_pause_clocks(table, ann, False)
+    resumed = seat(table, 0)
+    assert resumed.deadline == clock.at + timedelta(milliseconds=resumed.bank_ms)
+    texts = list(ChatMessage.objects.filter(table=table).values_list("text", flat=True))
+    assert "The host paused the clocks." in texts and "The clocks run again." in texts
+
+
+@pytest.mark.django_db
+def test_only_the_host_may_pause_and_only_a_clocked_game(clock):
+    table, (ann, bea) = started("fast")
+    with pytest.raises(services.Forbidden):
+        services.do_pause_clocks(table, bea, True)
+    untimed, (cal, _) = started("untimed", names=("Cal", "Dee"))
+    with pytest.raises(services.Conflict, match="with a clock"):
+        services.do_pause_clocks(untimed, cal, True)
+
+
+@pytest.mark.django_db
+def test_a_rematch_keeps_the_pace_and_whether_players_read_the_spectators_chat(clock):
+    table, (ann, bea) = started("relaxed")
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED, chat_open=True)
+    rematch = services.do_rematch(table, ann)
+    assert (rematch.pace, rematch.chat_open) == ("relaxed", True)
+
+
+def ann_page(table) -> str:
+    host = Table.objects.get(pk=table.pk).host_id
+    return render_table_live(load_snapshot(table.pk), host, PLAYER_ACCESS)
