@@ -858,8 +858,12 @@ def _engaged_card(m: Mind) -> str | None:
 
 
 def _fate(m: Mind, main: list[Choice]) -> str:
-    # A re-roll is never chosen: the rule that would pick one parsed the dice from the prompt's
-    # text in a form the engine no longer writes, so it never fired; play is kept as it was.
+    # TEST-2: re-roll the failed dice with a card that gives no bonus, or when 2+ dice failed.
+    for c in sorted(_with(main, "reroll"), key=lambda c: c.key):
+        if c.data["fails"] >= 1 and (
+            not _card(c.data["card"]).get("bonus") or c.data["fails"] >= 2
+        ):
+            return c.key
     me = m.me
     big = me["chapter"] >= 5 or (m.ancient_here() is not None)
     token = _first([c for c in main if c.data.get("pay") == "token"], "call_fate")
