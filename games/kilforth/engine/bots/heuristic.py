@@ -20,8 +20,8 @@ play is deterministic given that generator.
 from __future__ import annotations
 
 import random
-import re
 from collections import deque
+from collections.abc import Callable
 from functools import lru_cache
 from math import comb
 
@@ -32,8 +32,8 @@ from games.kilforth.engine.state import State
 from games.kilforth.engine.view import view
 
 STRICT = False  # tests set this to surface internal errors instead of falling back
-TEST_KEYS = ("confront:", "clear:", "regale", "assault:")
-_NUM = re.compile(r"(\d+)")
+# The verbs of tests at the hero's location, which a co-op teammate helps with (+1 die).
+TEST_VERBS = ("confront", "clear_plot", "regale", "assault")
 
 
 # --------------------------------------------------------------------------- public card data
@@ -52,31 +52,6 @@ def _keywords(cid: str) -> list[str]:
     elif c.get("kind") in ("encounter", "night") and c.get("type") != "weather":
         kws.append(c["type"])
     return kws
-
-
-@lru_cache(maxsize=1)
-def _choice_steps() -> dict[str, list]:
-    """Label of every card choice option -> its steps (card texts are public)."""
-    out: dict[str, list] = {}
-
-    def scan(steps: object) -> None:
-        if not isinstance(steps, list):
-            return
-        for s in steps:
-            if not isinstance(s, dict):
-                continue
-            for opt in s.get("options", []) or []:
-                if isinstance(opt, dict) and "label" in opt:
-                    out.setdefault(opt["label"], opt.get("steps", []))
-                    scan(opt.get("steps", []))
-            for key in ("steps", "pass", "fail"):
-                scan(s.get(key))
-
-    for c in content().cards.values():
-        for key in ("arrive", "gloom_arrive", "trophy", "effect", "deed", "nightly", "night"):
-            scan(c.get(key))
-        scan(c.get("enter"))
-    return out
 
 
 # --------------------------------------------------------------------------- dice odds
@@ -171,7 +146,6 @@ class Mind:
         self.loot: list[str] = list(self.me.get("loot", []))
         self.dist = self._bfs(self.loc)
         self.need, self.next_need = self._needs()
-        self.prompt_text = (v.get("prompt") or {}).get("text", "")
 
     # -- attributes ------------------------------------------------------------------------
     def attr(self, a: str, seat: int | None = None) -> int:
@@ -380,19 +354,6 @@ def steps_value(m: Mind, steps: list, depth: int = 0) -> float:
         elif k == "choose":
             opts = [steps_value(m, o.get("steps", []), depth + 1) for o in s.get("options", [])]
             val += max(opts) if opts else 0
-    return val
-
-
-def _label_value(label: str) -> float:
-    """Fallback for a choice whose steps are unknown: words and numbers in its label."""
-    low = label.lower()
-    nums = [int(x) for x in _NUM.findall(low)] or [1]
-    n = nums[0]
-    val = 0.0
-    if "gain" in low or "heal" in low or "draw" in low:
-        val += n
-    if "lose" in low or "discard" in low or "pay" in low:
-        val -= n * (2.5 if "hp" in low else 1)
     return val
 
 
@@ -608,72 +569,70 @@ def _resolve_score(m: Mind, cid: str) -> float:
 def _turn_scores(m: Mind) -> dict[str, float]:
     me = m.me
     scores: dict[str, float] = {}
+    verbs: dict[str, str] = {}
     hp, max_hp, ap = me["hp"], me["max_hp"], me["ap"]
     move_scores: dict[int, float] | None = None
     anc = m.ancient_here()
     # Ready to assault but something here is in the way: clear it.
     at_ancient = anc is not None and _assault_ready(m)
     for ch in m.choices:
-        key = ch.key
+        d = ch.data
+        verb = verbs[ch.key] = _verb(ch)
         s = -30.0
-        if key.startswith("assault:"):
+        if verb == "assault":
             s = _assault_score(m)
-        elif key == "regale":
-            s = 95 if ch.label.startswith("Complete") else 80
-            if "finale" in ch.label or "interlude" in ch.label:
-                # An attempt: worth it unless the dice cannot get there today.
-                s = 80
-        elif key.startswith("overcome:"):
+        elif verb == "regale":
+            # Completing a chapter is sure; an interlude or the finale is an attempt, worth it
+            # unless the dice cannot get there today.
+            s = 95 if d["stage"] == "chapter" else 80
+        elif verb == "overcome":
             s = 88
-        elif key.startswith("discover:"):
-            s = 72 + m.kw_value(key.split(":", 1)[1])
-        elif key.startswith("resolve:"):
-            s = _resolve_score(m, key.split(":", 1)[1])
-        elif key == "rest":
+        elif verb == "discover":
+            s = 72 + m.kw_value(d["card"])
+        elif verb == "resolve":
+            s = _resolve_score(m, d["card"])
+        elif verb == "rest":
             s = 20 + 12 * (max_hp - hp)
             if hp <= 2:
                 s += 35
             gv = m.map[m.loc].get("gloom_value", 1) if m.map[m.loc]["gloom"] else 0
             if gv and ap <= gv + 1:
                 s = 5  # the night here takes it all back: better move off the gloom
-        elif key == "market":
+        elif verb == "market":
             s = -5
             if hp <= max_hp - 1 and me["gold"] >= 1 and (hp <= 2 or me["gold"] > _reserve(m)):
                 s = 45 + 5 * (max_hp - hp)
             if me["gold"] >= _reserve(m) + 3:
                 s = max(s, 50)
-        elif key.startswith("confront:"):
-            _, cid, attr = key.split(":", 2)
-            s = _confront_score(m, cid, attr)
+        elif verb == "confront":
+            s = _confront_score(m, d["card"], d["attr"])
             if at_ancient:
                 s = max(s + 40, 65)
-        elif key.startswith("enemy:"):
-            cid = key.split(":", 1)[1]
+        elif verb == "make_enemy":
+            cid = d["card"]
             pw = m.win_odds(cid)
             s = 20 + pw * (_fight_reward(m, cid) + 8) - (1 - pw) * (40 + me["gold"])
             if at_ancient:
                 s += 30
-        elif key.startswith("clear:"):
-            pc = _card(key.split(":", 1)[1])
-            pr = p_at_least(m.attr(pc.get("attr", "fight")), pc.get("need", 9), m.p)
+        elif verb == "clear_plot":
+            pr = p_at_least(m.attr(d["attr"]), d["need"], m.p)
             s = (25 if me["chapter"] >= 3 else 10) + (55 if me["chapter"] >= 5 else 35) * pr
-        elif key == "clear":
+        elif verb == "clear_obstacle":
             # An obstacle blocks confronting here (and the assault): worth it if here matters.
             s = 2 + 0.6 * max(0.0, _location_value(m, m.loc))
             if at_ancient:
                 s = max(s, 70)
-        elif key == "search":
+        elif verb == "search":
             s = 26 if hp >= 3 else 5
-        elif key == "hide":
+        elif verb == "hide":
             s = -5
-        elif key.startswith("move:"):
+        elif verb == "move":
             if move_scores is None:
                 move_scores = _move_scores(m)
-            j = ch.data.get("loc")
-            best = move_scores.get(j, -1e9) if isinstance(j, int) else -1e9
-            s = min(60.0, best)
+            j = d["loc"]
+            s = min(60.0, move_scores.get(j, -1e9))
             here = m.map[m.loc]
-            if here["gloom"] and isinstance(j, int):
+            if here["gloom"]:
                 # NIGHT-1: the night costs gloom-value HP here (defeat at 0): get off in time.
                 gv = here.get("gloom_value", 1)
                 there = m.map[j]
@@ -683,33 +642,46 @@ def _turn_scores(m: Mind) -> dict[str, float]:
                         s = max(s, 92 + 2 * safe)
                     elif ap <= 1:
                         s = max(s, 40 + 2 * safe)
-        elif key == "camp":
+        elif verb == "camp":
             s = 0
             if m.map[m.loc]["gloom"] and ap >= 1:
                 s -= 3 * m.map[m.loc].get("gloom_value", 1)
                 if hp <= m.map[m.loc].get("gloom_value", 1):
                     s -= 60
-        elif key == "unhide":
+        elif verb == "unhide":
             s = 1
-        elif key.startswith("team:"):
+        elif verb in ("team", "give", "trade"):
             s = -10
-        elif key.startswith(("give:", "trade:")):
-            s = -10
-        scores[key] = s
+        scores[ch.key] = s
     # Co-op: before a test here, ask a companion to team up (+1 die).
     if m.mode == "cooperative":
         best_key = max(scores, key=lambda k: scores[k]) if scores else ""
-        if best_key.startswith(TEST_KEYS) and scores[best_key] > 0:
-            for ch in m.choices:
-                if ch.key.startswith("team:"):
-                    t = ch.data.get("target")
-                    if isinstance(t, int) and m.v["heroes"][t]["hp"] >= 2:
-                        scores[ch.key] = scores[best_key] + 1
-                        break
+        if verbs.get(best_key) in TEST_VERBS and scores[best_key] > 0:
+            for ch in _with(m.choices, "team"):
+                if m.v["heroes"][ch.data["target"]]["hp"] >= 2:
+                    scores[ch.key] = scores[best_key] + 1
+                    break
     return scores
 
 
 # --------------------------------------------------------------------------- prompt rules
+
+
+def _verb(c: Choice) -> str:
+    """The choice's verb (`Choice.data["verb"]`; "" for a choice without one)."""
+    v = c.data.get("verb")
+    return v if isinstance(v, str) else ""
+
+
+def _with(choices: list[Choice], *verbs: str) -> list[Choice]:
+    """The choices whose verb is one of `verbs`, in the order offered."""
+    return [c for c in choices if _verb(c) in verbs]
+
+
+def _first(choices: list[Choice], *verbs: str) -> str | None:
+    """The key of the first choice with one of `verbs`, or None."""
+    found = _with(choices, *verbs)
+    return found[0].key if found else None
 
 
 def _pick(scores: dict[str, float], r: random.Random) -> str:
@@ -718,168 +690,163 @@ def _pick(scores: dict[str, float], r: random.Random) -> str:
     return tops[0] if len(tops) == 1 else tops[r.randrange(len(tops))]
 
 
-def _by_key(m: Mind) -> dict[str, Choice]:
-    return {c.key: c for c in m.choices}
+def _best(options: list[Choice], value: Callable[[Choice], float]) -> str:
+    """The key of the option worth most (keys only break ties, as opaque stable strings)."""
+    return max(options, key=lambda c: (value(c), c.key)).key
 
 
-def _loss_order(m: Mind, keys: list[str]) -> str:
-    """The card cheapest to lose among options keyed '<verb>:<card>'."""
-    return min(keys, key=lambda k: (m.card_value(k.split(":", 1)[1]), k))
+def _loss_order(m: Mind, options: list[Choice]) -> str:
+    """The key of the option whose card (`data["card"]`) is cheapest to lose."""
+    return min(options, key=lambda c: (m.card_value(c.data["card"]), c.key)).key
 
 
 def _decide(m: Mind, kind: str, r: random.Random) -> str | None:
-    keys = [c.key for c in m.choices if c.kind != "offturn"]
-    if not keys:
+    main = [c for c in m.choices if c.kind != "offturn"]
+    if not main:
         return None
-    by = _by_key(m)
+    keys = [c.key for c in main]
     me = m.me
 
     if kind == "turn":
         return _pick(_turn_scores(m), r)
 
     if kind == "hidden_engage":
+        auto = _first(main, "auto_evade")
+        if auto:
+            return auto
         cid = _engaged_card(m)
-        if "auto_evade" in by:
-            return "auto_evade"
         pw = m.win_odds(cid, surprise="hero") if cid else 0.0
-        return "reveal" if pw >= 0.6 or "evade" not in by else "evade"
+        evade = _first(main, "evade")
+        return (_first(main, "reveal") or keys[0]) if pw >= 0.6 or not evade else evade
 
     if kind == "engage_order":
-        return max(keys, key=lambda k: (m.win_odds(k.split(":", 1)[1]), k))
+        return _best(main, lambda c: m.win_odds(c.data["card"]))
 
     if kind == "engage_team":
         cid = _engaged_card(m)
         pw = m.win_odds(cid) if cid else 0.5
         if m.mode == "cooperative" and pw < 0.85:
-            for k in keys:
-                if k.startswith("team:"):
-                    t = by[k].data.get("target")
-                    if isinstance(t, int) and m.v["heroes"][t]["hp"] >= 2:
-                        return k
-        return "alone" if "alone" in by else keys[0]
+            for c in _with(main, "team"):
+                if m.v["heroes"][c.data["target"]]["hp"] >= 2:
+                    return c.key
+        return _first(main, "fight") or keys[0]
 
     if kind == "team_offer":
         ok = m.mode == "cooperative" and me["hp"] >= 2
-        return "accept" if ok and "accept" in by else ("decline" if "decline" in by else keys[0])
+        accept, decline = _first(main, "accept"), _first(main, "decline")
+        return (accept if ok and accept else decline) or keys[0]
 
     if kind == "gift_offer":
-        return "accept" if "accept" in by else keys[0]
+        return _first(main, "accept") or keys[0]
 
     if kind == "escape":
         cid = _engaged_card(m)
-        nums = _NUM.findall(m.prompt_text)
-        foe_hp = int(nums[0]) if nums else None
+        fight = _with(main, "fight")
+        foe_hp = fight[0].data.get("foe_hp") if fight else None
         pw = m.win_odds(cid, foe_hp=foe_hp) if cid else 0.5
-        for k in keys:
-            if k.startswith("resolve:") and _resolve_score(m, k.split(":", 1)[1]) >= 60:
-                return k
+        for c in _with(main, "resolve"):
+            if _resolve_score(m, c.data["card"]) >= 60:
+                return c.key
         gold_at_risk = me["gold"] >= 4
         threshold = 0.7 if gold_at_risk else 0.5
-        if pw >= threshold or "escape" not in by:
-            return "fight" if "fight" in by else keys[0]
-        return "escape"
+        escape = _first(main, "escape")
+        if pw >= threshold or not escape:
+            return fight[0].key if fight else keys[0]
+        return escape
 
     if kind == "escape_to":
-        scores = {k: _location_value(m, by[k].data.get("loc", m.loc)) for k in keys}
+        scores = {c.key: _location_value(m, c.data["loc"]) for c in main}
         return _pick(scores, r)
 
     if kind == "fate":
-        return _fate(m, keys, by)
+        return _fate(m, main)
 
     if kind == "loot_step":
-        nums = _NUM.findall(by["gold"].label) if "gold" in by else []
-        gold = int(nums[0]) if nums else 0
-        return "gold" if gold >= 2 or "loot" not in by else "loot"
+        gold = _with(main, "take_gold")
+        loot = _first(main, "draw_loot")
+        return gold[0].key if gold and (gold[0].data["gold"] >= 2 or not loot) else loot or keys[0]
 
     if kind == "rumour_step":
         ev = m.last_event("encounter_defeated")
         cid = ev.get("card") if ev else None
-        if cid and "keep" in by:
+        keep = _first(main, "keep_rumour")
+        if cid and keep:
             deck = {"enemy": "item", "place": "title", "quest": "spell", "stranger": "ally"}.get(
                 _card(cid).get("type", ""), ""
             )
             keep_val = m.kw_value(cid)
             draw_val = 3 if deck in m.need else (1 if deck in m.next_need else 0)
             if keep_val > draw_val:
-                return "keep"
-        return "draw" if "draw" in by else keys[0]
+                return keep
+        return _first(main, "swap_rumour") or keys[0]
 
     if kind == "trophy":
         ev = m.last_event("encounter_defeated")
         cid = ev.get("card") if ev else None
         val = steps_value(m, _card(cid).get("trophy", [])) if cid else 0
-        return "take" if val >= 0 and "take" in by else ("decline" if "decline" in by else keys[0])
+        take = _first(main, "take_trophy")
+        return (take if val >= 0 and take else _first(main, "decline")) or keys[0]
 
     if kind == "keyword":
-        keeps = [k for k in keys if k.startswith("keep:")]
+        paying = [c for c in main if _verb(c) == "pay_keyword"]
+        keeps = [c for c in paying if c.data["how"] == "keep"]
         if keeps:
-            return sorted(keeps)[0]
-        rumours = [k for k in keys if k.startswith("rumour:")]
-        if rumours:
-            return _loss_order(m, rumours)
-        return _loss_order(m, keys) if all(":" in k for k in keys) else keys[0]
+            return min(keeps, key=lambda c: c.data["card"]).key
+        rumours = [c for c in paying if c.data["how"] == "discard"]
+        return _loss_order(m, rumours or paying) if paying else keys[0]
 
     if kind in ("discard_down", "lose_card"):
-        cards = [k for k in keys if ":" in k]
+        cards = [c for c in main if "card" in c.data]
         return _loss_order(m, cards) if cards else keys[0]
 
     if kind == "skill":
-        skills = [k for k in keys if k.startswith("skill:")]
+        skills = _with(main, "learn_skill")
         if not skills:
             return keys[0]
-        return max(skills, key=lambda k: (_skill_value(m, k.split(":", 1)[1]), k))
+        return _best(skills, lambda c: _skill_value(m, c.data["card"]))
 
     if kind == "catch_up":
-        return "complete" if "complete" in by else keys[0]
+        return _first(main, "catch_up") or keys[0]
 
     if kind == "totem":
-        return "asset" if "asset" in by else keys[0]
+        return _first(main, "keep_totem") or keys[0]
 
     if kind == "market":
-        return _market(m, keys)
+        return _market(m, main)
 
     if kind == "market_heal":
-        own = f"hp:{m.seat}"
-        if own in by and (me["hp"] <= 2 or me["gold"] > _reserve(m)):
+        heals = _with(main, "buy_hp")
+        own = next((c.key for c in heals if c.data["target"] == m.seat), None)
+        if own and (me["hp"] <= 2 or me["gold"] > _reserve(m)):
             return own
-        if m.mode == "cooperative" and me["gold"] > _reserve(m) + 2:
-            for k in keys:
-                if k.startswith("hp:"):
-                    return k
-        if "done" in by:
-            return "done"
-        return own if own in by else keys[0]
+        if m.mode == "cooperative" and me["gold"] > _reserve(m) + 2 and heals:
+            return heals[0].key
+        return _first(main, "done") or own or keys[0]
 
     if kind == "market_buy":
-        return max(keys, key=lambda k: (_buy_value(m, k.split(":", 1)[1]), k))
+        return _best(main, lambda c: _buy_value(m, c.data["card"]))
 
     if kind == "market_sell":
-        if "done" in by:
-            return "done"
-        return _loss_order(m, keys)
+        return _first(main, "done") or _loss_order(m, _with(main, "sell_card"))
 
     if kind == "set8_deck":
-        return max(keys, key=lambda k: (_deck_value(m, k.split(":", 1)[1]), k))
+        return _best(main, lambda c: _deck_value(m, c.data["deck"]))
 
     if kind == "set8_keep":
-        return max(keys, key=lambda k: (m.card_value(k.split(":", 1)[1]), k))
+        return _best(main, lambda c: m.card_value(c.data["card"]))
 
     if kind == "card_choice":
-        steps = _choice_steps()
-        scores = {}
-        for k in keys:
-            label = by[k].label
-            scores[k] = steps_value(m, steps[label]) if label in steps else _label_value(label)
-        return _pick(scores, r)
+        # Each option carries its own steps (public card text): value them for this hero.
+        return _pick({c.key: steps_value(m, c.data.get("steps", [])) for c in main}, r)
 
     if kind == "reward_split":
-        own = f"give:{m.seat}"
-        return own if own in by else keys[0]
+        own = [c for c in _with(main, "reward_to") if c.data["target"] == m.seat]
+        return own[0].key if own else keys[0]
 
     if kind == "choose_side":
         return keys[0]
 
-    return _fallback(keys, by)
+    return _fallback(main)
 
 
 def _engaged_card(m: Mind) -> str | None:
@@ -890,45 +857,41 @@ def _engaged_card(m: Mind) -> str | None:
     return ev.get("card") if ev else None
 
 
-def _fate(m: Mind, keys: list[str], by: dict[str, Choice]) -> str:
+def _fate(m: Mind, main: list[Choice]) -> str:
+    # TEST-2: re-roll the failed dice with a card that gives no bonus, or when 2+ dice failed.
+    for c in sorted(_with(main, "reroll"), key=lambda c: c.key):
+        if c.data["fails"] >= 1 and (
+            not _card(c.data["card"]).get("bonus") or c.data["fails"] >= 2
+        ):
+            return c.key
     me = m.me
-    fails = 0
-    nums = re.findall(r"\[([^\]]*)\]", m.prompt_text)
-    if nums:
-        lo = 4 if m.p > 0.4 else 5
-        fails = sum(1 for x in _NUM.findall(nums[0]) if int(x) < lo)
-    for k in sorted(keys):
-        if k.startswith("reroll:") and fails >= 1:
-            if not _card(k.split(":", 1)[1]).get("bonus") or fails >= 2:
-                return k
     big = me["chapter"] >= 5 or (m.ancient_here() is not None)
-    if "fate" in by and (me["fate"] > 1 or big):
-        return "fate"
+    token = _first([c for c in main if c.data.get("pay") == "token"], "call_fate")
+    if token and (me["fate"] > 1 or big):
+        return token
     if big:
-        rumours = [k for k in keys if k.startswith("fate:")]
-        spare = [k for k in rumours if m.kw_value(k.split(":", 1)[1]) == 0]
+        rumours = [c for c in _with(main, "call_fate") if c.data["pay"] == "rumour"]
+        spare = [c for c in rumours if m.kw_value(c.data["card"]) == 0]
         if spare:
             return _loss_order(m, spare)
-    return "accept" if "accept" in by else keys[0]
+    return _first(main, "accept_roll") or main[0].key
 
 
-def _market(m: Mind, keys: list[str]) -> str:
+def _market(m: Mind, main: list[Choice]) -> str:
     me = m.me
-    if "heal" in keys and me["hp"] < me["max_hp"] and (me["hp"] <= 2 or me["gold"] > _reserve(m)):
-        return "heal"
+    heal = _first(main, "heal")
+    if heal and me["hp"] < me["max_hp"] and (me["hp"] <= 2 or me["gold"] > _reserve(m)):
+        return heal
     spare = me["gold"] - _reserve(m)
-    buys = [k for k in keys if k.startswith("buy:")]
+    buys = _with(main, "browse")
     if buys and (spare >= 3 or (me["gold"] >= 3 and me["chapter"] >= 5)):
-        return max(buys, key=lambda k: (_deck_value(m, k.split(":", 1)[1]), k))
-    if "leave" in keys:
-        return "leave"
-    if "heal" in keys:
-        return "heal"
+        return _best(buys, lambda c: _deck_value(m, c.data["deck"]))
+    leave = _first(main, "leave")
+    if leave or heal:
+        return leave or heal  # type: ignore[return-value]
     if buys and me["gold"] >= 2:
-        return max(buys, key=lambda k: (_deck_value(m, k.split(":", 1)[1]), k))
-    if "sell" in keys:
-        return "sell"
-    return keys[0]
+        return _best(buys, lambda c: _deck_value(m, c.data["deck"]))
+    return _first(main, "sell") or main[0].key
 
 
 def _deck_value(m: Mind, deck: str) -> float:
@@ -960,14 +923,27 @@ def _skill_value(m: Mind, cid: str) -> float:
     )
 
 
-def _fallback(keys: list[str], by: dict[str, Choice]) -> str:
+# Answers that are always safe, by verb, in order of preference.
+SAFE_VERBS = (
+    "accept",
+    "accept_roll",
+    "done",
+    "leave",
+    "decline",
+    "fight",
+    "catch_up",
+    "take_trophy",
+    "cancel",
+)
+
+
+def _fallback(main: list[Choice]) -> str:
     """A safe answer to a prompt kind the bot does not know."""
-    for safe in ("accept", "done", "leave", "decline", "fight", "alone", "complete", "take"):
-        if safe in by:
-            return safe
-    scored = {k: _label_value(by[k].label) for k in keys}
-    best = max(scored.values())
-    return sorted(k for k in keys if scored[k] == best)[0]
+    for verb in SAFE_VERBS:
+        key = _first(main, verb)
+        if key:
+            return key
+    return min(c.key for c in main)
 
 
 # --------------------------------------------------------------------------- entry point
@@ -988,9 +964,8 @@ def heuristic_bot(state: State, seat: int, choices: list[Choice], r: random.Rand
     except Exception:  # noqa: BLE001 - a bot must never stall or crash a table
         if STRICT:
             raise
-    safe = [c.key for c in choices if c.kind != "offturn"] or [c.key for c in choices]
-    by = {c.key: c for c in choices}
+    safe = [c for c in choices if c.kind != "offturn"] or list(choices)
     try:
-        return _fallback(safe, by)
+        return _fallback(safe)
     except Exception:  # noqa: BLE001
-        return safe[0]
+        return safe[0].key

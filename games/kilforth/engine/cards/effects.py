@@ -6,6 +6,8 @@ card conservation holds by construction.
 
 from __future__ import annotations
 
+from copy import deepcopy
+
 from games.kilforth.engine import rng
 from games.kilforth.engine.cards.catalogue import ATTRS, REWARD_DECKS, content
 from games.kilforth.engine.cards.schema import BOOL, INT, STEPS, STR, ListOf, Table, one_of
@@ -20,6 +22,7 @@ from games.kilforth.engine.rules.position import (
     unique_keywords,
 )
 from games.kilforth.engine.state import State, log
+from games.kilforth.engine.verbs import ChoiceData
 
 
 def _gold_gained(e: dict, c: Ctx) -> str:
@@ -335,6 +338,14 @@ def _place_obstacle(state: State, s: dict) -> None:
     log(state, "obstacle_placed", loc=state.map[i]["id"])
 
 
+def _card_option_data(i: int, o: dict, cid: str | None) -> ChoiceData:
+    """A card choice as data: its place among the card's options and its own (public) steps."""
+    data: ChoiceData = {"verb": "card_option", "index": i, "steps": deepcopy(o.get("steps", []))}
+    if cid is not None:
+        data["card"] = cid
+    return data
+
+
 _CHOICE_RULE = {"night": "NIGHT-5", "encounter": "MOVE-5", "plot": "ANC-8", "location": "MOVE-2"}
 
 
@@ -361,6 +372,7 @@ def _choose(state: State, s: dict) -> None:
             bind(o.get("steps", []), seat),
             explain=finish(f"{source} lets you choose: {o['label']}"),
             rule=rule,
+            data=_card_option_data(i, o, cid if known else None),
         )
         for i, o in enumerate(s["options"])
     ]

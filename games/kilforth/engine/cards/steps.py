@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from games.kilforth.engine.cards.schema import Spec, Table, step_params
 from games.kilforth.engine.events import event
 from games.kilforth.engine.state import State, log
+from games.kilforth.engine.verbs import ChoiceData, check_data
 
 event(
     "prompt",
@@ -129,21 +130,23 @@ def option(
     cost: str = "",
     group: str = "other",
     topic: str | None = None,
-    **data: object,
+    data: ChoiceData,
 ) -> dict:
     """One answer to a prompt: a stable key, a label, structured data, and its continuation.
 
-    Beside them (never inside `data`, which bots read) the option states its own facts for
-    players: `explain` (what it costs and does, in one or two plain sentences naming the card,
-    place or amount), `rule` (the rule id that grants it, e.g. "MOVE-1"), `cost` ("1 AP",
-    "free", "5 gold" or ""), `group` (one of GROUPS) and `topic` (a glossary entry, or None).
+    `data` is what bots and boards read (never the key or label): a verb of verbs.VERBS and the
+    facts that verb declares, e.g. `{"verb": "move", "loc": 7}`; it is checked here.
+    Beside it the option states its own facts for players: `explain` (what it costs and does,
+    in one or two plain sentences naming the card, place or amount), `rule` (the rule id that
+    grants it, e.g. "MOVE-1"), `cost` ("1 AP", "free", "5 gold" or ""), `group` (one of
+    GROUPS) and `topic` (a glossary entry, or None).
     """
     if group not in GROUPS:  # pragma: no cover - a programming error, never a game state
         raise ValueError(f"option {key!r}: unknown group {group!r}")
     return {
         "key": key,
         "label": label,
-        "data": data,
+        "data": dict(check_data(data)),
         "then": list(then or []),
         "explain": explain,
         "rule": rule,

@@ -160,7 +160,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="move",
-                loc=j,
+                data={"verb": "move", "loc": j},
             )
         )
     # CLEAR-1: an obstacle, or (if none) a plot card
@@ -177,6 +177,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="clear",
+                data={"verb": "clear_obstacle"},
             )
         )
     else:
@@ -194,6 +195,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="search",
+                data={"verb": "search"},
             )
         )
     # HIDE-1
@@ -209,6 +211,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="hide",
+                data={"verb": "hide"},
             )
         )
     # CONF-1..6
@@ -232,8 +235,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                         cost="1 AP",
                         group="action",
                         topic="confront",
-                        card=cid,
-                        attr=a,
+                        data={"verb": "confront", "card": cid, "attr": a},
                     )
                 )
             if c["type"] == "stranger" and h["enemy_tokens"] > 0 and not prog:
@@ -249,7 +251,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                         cost="1 AP",
                         group="action",
                         topic="enemy",
-                        card=cid,
+                        data={"verb": "make_enemy", "card": cid},
                     )
                 )
     # REST-1
@@ -265,6 +267,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="rest",
+                data={"verb": "rest"},
             )
         )
     # DISC-1
@@ -281,7 +284,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                     cost="1 AP",
                     group="action",
                     topic="discover",
-                    card=cid,
+                    data={"verb": "discover", "card": cid},
                 )
             )
     # MKT-1
@@ -297,6 +300,7 @@ def action_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="market",
+                data={"verb": "market"},
             )
         )
     opts.extend(regale_options(state, seat, _act))
@@ -510,6 +514,7 @@ def _market_menu(state: State, s: dict) -> None:
                 rule="MKT-2",
                 cost="1 gold per HP",
                 topic="market",
+                data={"verb": "heal"},
             )
         )
     if "buy" not in done:
@@ -528,6 +533,7 @@ def _market_menu(state: State, s: dict) -> None:
                         "discarded.",
                         rule="MKT-3",
                         topic="market",
+                        data={"verb": "browse", "deck": d},
                     )
                 )
     if "sell" not in done and _sellable(state, seat):
@@ -543,6 +549,7 @@ def _market_menu(state: State, s: dict) -> None:
                 "for half its gold value rounded down.",
                 rule="MKT-4",
                 topic="market",
+                data={"verb": "sell"},
             )
         )
     if done:
@@ -553,6 +560,7 @@ def _market_menu(state: State, s: dict) -> None:
                 explain="Finish shopping; what you have not done yet is given up for this visit.",
                 rule="MKT-1",
                 topic="market",
+                data={"verb": "leave"},
             )
         )
     if not opts:
@@ -584,7 +592,7 @@ def _market_heal(state: State, s: dict) -> None:
                     rule="MKT-2",
                     cost="1 gold",
                     topic="market",
-                    target=t,
+                    data={"verb": "buy_hp", "target": t},
                 )
             )
     if not opts:
@@ -597,6 +605,7 @@ def _market_heal(state: State, s: dict) -> None:
                 explain="Stop buying HP and go back to the market.",
                 rule="MKT-2",
                 topic="market",
+                data={"verb": "done"},
             )
         )
     ask(state, seat, "market_heal", "Heal: 1 gold per HP", opts)
@@ -634,7 +643,7 @@ def _market_buy(state: State, s: dict) -> None:
             rule="MKT-3",
             cost=gold_text(gold_value(c)),
             topic="market",
-            card=c,
+            data={"verb": "buy", "card": c, "gold": gold_value(c)},
         )
         for c in affordable
     ]
@@ -676,7 +685,7 @@ def _market_sell(state: State, s: dict) -> None:
                 f"{gold_text(gold_value(c) // 2)}, half its value of {gold_text(gold_value(c))}.",
                 rule="MKT-4",
                 topic="market",
-                card=c,
+                data={"verb": "sell_card", "card": c, "zone": "hand", "gold": gold_value(c) // 2},
             )
         )
     for c in h["assets"]:
@@ -692,7 +701,7 @@ def _market_sell(state: State, s: dict) -> None:
                 f"half its value of {gold_text(gold_value(c))}; its bonus and keywords go with it.",
                 rule="MKT-4",
                 topic="market",
-                card=c,
+                data={"verb": "sell_card", "card": c, "zone": "assets", "gold": gold_value(c) // 2},
             )
         )
     if s["sold"]:
@@ -703,6 +712,7 @@ def _market_sell(state: State, s: dict) -> None:
                 explain="Stop selling and go back to the market.",
                 rule="MKT-4",
                 topic="market",
+                data={"verb": "done"},
             )
         )
     if not opts or (len(opts) == 1 and s["sold"]):

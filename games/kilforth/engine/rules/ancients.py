@@ -111,7 +111,7 @@ def plot_options(state: State, seat: int) -> list[dict]:
                 cost="1 AP",
                 group="action",
                 topic="clear",
-                card=pid,
+                data={"verb": "clear_plot", "card": pid, "attr": p["attr"], "need": p["need"]},
             )
         )
     return opts
@@ -167,7 +167,7 @@ def assault_options(state: State, seat: int) -> list[dict]:
                         cost="free",
                         group="deed",
                         topic="assault",
-                        ancient=anc["id"],
+                        data={"verb": "assault", "ancient": anc["id"]},
                     )
                 )
     return opts

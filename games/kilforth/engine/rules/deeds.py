@@ -80,7 +80,7 @@ def free_options(state: State, seat: int) -> list[dict]:
                         cost="free",
                         group="deed",
                         topic="trade",
-                        target=t,
+                        data={"verb": "trade", "target": t},
                     )
                 )
     # DEED-3 overcome
@@ -117,6 +117,7 @@ def unhide_option(then: list[dict]) -> dict:
         cost="free",
         group="deed",
         topic="unhide",
+        data={"verb": "unhide"},
     )
 
 
@@ -133,7 +134,7 @@ def team_option(state: State, t: int, then: list[dict]) -> dict:
         cost="free",
         group="deed",
         topic="team",
-        target=t,
+        data={"verb": "team", "target": t},
     )
 
 
@@ -148,7 +149,7 @@ def _give_option(state: State, seat: int, t: int, what: str, label: str, back: d
         cost="free",
         group="deed",
         topic="give",
-        target=t,
+        data={"verb": "give", "target": t, **_gift_data(what)},
     )
 
 
@@ -170,7 +171,7 @@ def _overcome_option(cid: str, seat: int, then: list[dict], state: State) -> dic
         cost="free",
         group="deed",
         topic="overcome",
-        card=cid,
+        data={"verb": "overcome", "card": cid},
     )
 
 
@@ -211,16 +212,16 @@ def resolve_options(state: State, seat: int, back: dict) -> list[dict]:
                 if card(cid).get("veil")
                 else "the card is then sacrificed"
             )
-            opts.append(_resolve_option(cid, f"Use {name(cid)}", then, after))
+            opts.append(_resolve_option(cid, f"Use {name(cid)}", then, after, "assets"))
     for cid in h["loot"]:
         if card(cid)["deed"]:
             then = [{"k": "resolve", "seat": seat, "card": cid}, back]
             after = "the token is used up"
-            opts.append(_resolve_option(cid, f"Use loot {name(cid)}", then, after))
+            opts.append(_resolve_option(cid, f"Use loot {name(cid)}", then, after, "loot"))
     return opts
 
 
-def _resolve_option(cid: str, label: str, then: list[dict], after: str) -> dict:
+def _resolve_option(cid: str, label: str, then: list[dict], after: str, zone: str) -> dict:
     return option(
         f"resolve:{cid}",
         label,
@@ -230,7 +231,7 @@ def _resolve_option(cid: str, label: str, then: list[dict], after: str) -> dict:
         cost="free",
         group="deed",
         topic="resolve",
-        card=cid,
+        data={"verb": "resolve", "card": cid, "zone": zone},
     )
 
 
@@ -248,6 +249,17 @@ def giftables(state: State, seat: int) -> list[tuple[str, str]]:
         if card(c)["kind"] == "reward" and card(c)["deck"] in ("item", "spell")
     ]
     return gifts
+
+
+def _gift_data(what: str, theirs: bool = False) -> dict:
+    """The data facts of a giftable ('gold', 'loot:<card>', ...): its kind and its card.
+
+    Another hero's rumours and loot are private to them (`theirs`): only the kind is stated.
+    """
+    kind, _, cid = what.partition(":")
+    if not cid or (theirs and kind != "asset"):
+        return {"what": kind}
+    return {"what": kind, "card": cid}
 
 
 def _label(what: str) -> str:
@@ -270,6 +282,7 @@ def _trade_pick(state: State, s: dict) -> None:
                 "what you ask for.",
                 rule="DEED-2",
                 topic="trade",
+                data={"verb": "trade_give", **_gift_data(w)},
             )
             for w, label in giftables(state, seat)
         ]
@@ -284,6 +297,7 @@ def _trade_pick(state: State, s: dict) -> None:
                 "accept or decline the whole trade.",
                 rule="DEED-2",
                 topic="trade",
+                data={"verb": "trade_take", **_gift_data(w, theirs=True)},
             )
             for w, label in giftables(state, t)
         ]
@@ -296,6 +310,7 @@ def _trade_pick(state: State, s: dict) -> None:
             explain=f"Make no offer to {who}; nothing changes hands.",
             rule="DEED-2",
             topic="trade",
+            data={"verb": "cancel"},
         )
     )
     ask(state, seat, "trade_pick", prompt, opts)
@@ -324,6 +339,7 @@ def _trade_offer(state: State, s: dict) -> None:
                 f"{state.heroes[seat]['name']}.",
                 rule="DEED-2",
                 topic="trade",
+                data={"verb": "accept"},
             ),
             _decline(state, seat, t, "trade"),
         ],
@@ -350,6 +366,7 @@ def _team_offer(state: State, s: dict) -> None:
                 "tests and fight beside them in their next battle, and they share out the reward.",
                 rule="DEED-5",
                 topic="team",
+                data={"verb": "accept"},
             ),
             _decline(state, seat, t, "team"),
         ],
@@ -366,6 +383,7 @@ def _decline(state: State, seat: int, t: int, topic: str) -> dict:
         explain=finish(f"Say no to {state.heroes[seat]['name']}; nothing changes"),
         rule="DEED-5" if topic == "team" else "DEED-2",
         topic=topic,
+        data={"verb": "decline"},
     )
 
 
@@ -412,6 +430,7 @@ def _gift_offer(state: State, s: dict) -> None:
                 explain=f"Receive {label} from {state.heroes[seat]['name']} as a gift.",
                 rule="DEED-2",
                 topic="give",
+                data={"verb": "accept"},
             ),
             _decline(state, seat, t, "give"),
         ],

@@ -118,6 +118,7 @@ def _fate_offer(state: State, s: dict) -> None:
             f"{len(res['faces'])} dice.",
             rule="TEST-3",
             topic="success",
+            data={"verb": "accept_roll", "successes": res["succ"]},
         )
     ]
     if can_call_fate(state, seat):
@@ -133,6 +134,7 @@ def _fate_offer(state: State, s: dict) -> None:
                     rule="TEST-4",
                     cost="1 fate",
                     topic="fate",
+                    data={"verb": "call_fate", "pay": "token"},
                 )
             )
         for cid in h["hand"]:
@@ -147,7 +149,7 @@ def _fate_offer(state: State, s: dict) -> None:
                     rule="TEST-4",
                     cost="1 rumour",
                     topic="fate",
-                    card=cid,
+                    data={"verb": "call_fate", "pay": "rumour", "card": cid},
                 )
             )
     if res["seat"] == seat:
@@ -167,7 +169,7 @@ def _fate_offer(state: State, s: dict) -> None:
                         + ("; the card is veiled until dawn." if card(cid).get("veil") else "."),
                         rule="TEST-2",
                         cost="free",
-                        card=cid,
+                        data={"verb": "reroll", "card": cid, "fails": len(fails)},
                     )
                 )
     if state.turn == seat and state.phase == "daylight":

@@ -106,7 +106,7 @@ def _engage_all(state: State, s: dict) -> None:
             f"{card(cid)['health']}) first; the other enemies here come after it.",
             rule="DAY-4",
             topic="enemy",
-            card=cid,
+            data={"verb": "engage", "card": cid},
         )
         for cid in foes
     ]
@@ -159,6 +159,7 @@ def _engage(state: State, s: dict) -> None:
                 f"{c['health']}) with surprise: 1 extra die in the first round.",
                 rule="ENG-3",
                 topic="surprise",
+                data={"verb": "reveal", "card": cid},
             ),
             option(
                 "evade",
@@ -169,6 +170,7 @@ def _engage(state: State, s: dict) -> None:
                 "you are found and it strikes first.",
                 rule="ENG-4",
                 topic="evade",
+                data={"verb": "evade", "card": cid, "need": c["sneak"]},
             ),
         ]
         if state.settings["auto_evasion"] and attr_total(state, seat, "sneak") > c["sneak"]:
@@ -182,6 +184,7 @@ def _engage(state: State, s: dict) -> None:
                     "a roll.",
                     rule="ENG-5",
                     topic="evade",
+                    data={"verb": "auto_evade", "card": cid},
                 )
             )
         ask(state, seat, "hidden_engage", f"{name(cid)} is here and you are hidden", opts, card=cid)
@@ -210,6 +213,7 @@ def _engage(state: State, s: dict) -> None:
                 ),
                 rule="ENG-6",
                 topic="fight",
+                data={"verb": "fight", "card": cid},
             )
         ]
         for t in partners:
@@ -395,6 +399,7 @@ def _battle_choice(state: State, s: dict) -> None:
             f"left; you have {hp} HP.",
             rule="ENG-6",
             topic="fight",
+            data={"verb": "fight", "card": cid, "foe_hp": info["hp"]},
         ),
         option(
             "escape",
@@ -404,6 +409,7 @@ def _battle_choice(state: State, s: dict) -> None:
             "nearest location without enemies; it heals back to full.",
             rule="ENG-10",
             topic="escape",
+            data={"verb": "escape", "card": cid},
         ),
     ]
     opts += engagement_deeds(state, seat, cid, back=dict(s))
@@ -458,7 +464,7 @@ def _escape(state: State, s: dict) -> None:
                 explain=f"Flee to {place(state, j, seat)}",
                 rule="ENG-10",
                 topic="escape",
-                loc=j,
+                data={"verb": "escape_to", "loc": j},
             )
             for j in dests
         ]
@@ -515,7 +521,7 @@ def _lose_card(state: State, s: dict) -> None:
             explain=f"You were defeated and must lose one card: discard the rumour {name(c)} "
             "from your hand.",
             rule="ENG-9",
-            card=c,
+            data={"verb": "lose_card", "card": c, "zone": "hand"},
         )
         for c in h["hand"]
     ]
@@ -527,7 +533,7 @@ def _lose_card(state: State, s: dict) -> None:
             explain=f"You were defeated and must lose one card: give up your asset {name(c)} "
             f"(worth {gold_value(c)} gold).",
             rule="ENG-9",
-            card=c,
+            data={"verb": "lose_card", "card": c, "zone": "assets"},
         )
         for c in h["assets"]
     ]

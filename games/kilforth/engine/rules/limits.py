@@ -34,7 +34,7 @@ def _limits(state: State, s: dict) -> None:
                     explain=f"Discard {name(c)}: you have {len(h[zone])} {label}s and may keep "
                     f"at most {LIMIT}.",
                     rule="LIM-1",
-                    card=c,
+                    data={"verb": "discard", "card": c, "zone": zone},
                 )
                 for c in h[zone]
             ]

@@ -57,7 +57,7 @@ def _claim_reward(state: State, s: dict) -> None:
                 f"reward for {name(cid)}: its loot, rumour and trophy steps.",
                 rule="DEED-8",
                 topic="team",
-                target=m,
+                data={"verb": "reward_to", "target": m},
             )
             for m in members
         ]
@@ -87,6 +87,7 @@ def _reward_steps(state: State, s: dict) -> None:
             explain=f"Take the {c['gold']} gold {name(cid)} is worth; gold counts towards your VP.",
             rule="REW-1",
             topic="gold",
+            data={"verb": "take_gold", "card": cid, "gold": c["gold"]},
         ),
         option(
             "loot",
@@ -96,6 +97,7 @@ def _reward_steps(state: State, s: dict) -> None:
             "can use once.",
             rule="REW-1",
             topic="loot",
+            data={"verb": "draw_loot"},
         ),
     ]
     rumour = [
@@ -109,6 +111,7 @@ def _reward_steps(state: State, s: dict) -> None:
             ),
             rule="REW-2",
             topic="rumour",
+            data={"verb": "keep_rumour", "card": cid},
         ),
         option(
             "draw",
@@ -118,6 +121,7 @@ def _reward_steps(state: State, s: dict) -> None:
             "hand as a rumour instead.",
             rule="REW-2",
             topic=deck,
+            data={"verb": "swap_rumour", "card": cid, "deck": deck},
         ),
     ]
     push(
@@ -208,12 +212,14 @@ def _trophy(state: State, s: dict) -> None:
                 [{"k": "trophy_taken", "seat": seat, "enc": cid}, *steps],
                 explain=finish(f"Take the trophy of {name(cid)}: {_trophy_text(cid)}"),
                 rule="REW-4",
+                data={"verb": "take_trophy", "card": cid},
             ),
             option(
                 "decline",
                 "Decline the trophy",
                 explain=f"Skip the trophy of {name(cid)} ({_trophy_text(cid)}).",
                 rule="REW-4",
+                data={"verb": "decline"},
             ),
         ],
         card=cid,

@@ -131,6 +131,13 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
                     cost="1 AP",
                     group="action",
                     topic="regale",
+                    data={
+                        "verb": "regale",
+                        "stage": "interlude",
+                        "chapter": h["chapter"],
+                        "attr": il["attr"],
+                        "need": il["need"],
+                    },
                 )
             )
     elif st is not None:
@@ -152,6 +159,7 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
                     cost=f"1 AP, {chapter_cost(state, seat)} gold",
                     group="action",
                     topic="regale",
+                    data={"verb": "regale", "stage": "chapter", "chapter": h["chapter"]},
                 )
             )
     elif h["chapter"] == 5:
@@ -168,6 +176,13 @@ def regale_options(state: State, seat: int, act: Callable[..., list]) -> list[di
                     cost="1 AP",
                     group="action",
                     topic="regale",
+                    data={
+                        "verb": "regale",
+                        "stage": "finale",
+                        "chapter": h["chapter"],
+                        "attr": fin["attr"],
+                        "need": fin["need"],
+                    },
                 )
             )
     return opts
@@ -235,7 +250,7 @@ def _pay_keywords(state: State, s: dict) -> None:
                     explain=f"Discard the rumour {name(c)} from your hand to pay the keyword {kw}.",
                     rule="SAGA-1",
                     topic="keyword",
-                    card=c,
+                    data={"verb": "pay_keyword", "card": c, "keyword": kw, "how": "discard"},
                 )
             )
         else:
@@ -248,7 +263,7 @@ def _pay_keywords(state: State, s: dict) -> None:
                     "(it cannot pay another keyword of this chapter).",
                     rule="SAGA-1",
                     topic="keyword",
-                    card=c,
+                    data={"verb": "pay_keyword", "card": c, "keyword": kw, "how": "keep"},
                 )
             )
             opts.append(
@@ -263,7 +278,7 @@ def _pay_keywords(state: State, s: dict) -> None:
                     f"for its value of {gold_value(c)} gold.",
                     rule="SAGA-1",
                     topic="keyword",
-                    card=c,
+                    data={"verb": "pay_keyword", "card": c, "keyword": kw, "how": "sacrifice"},
                 )
             )
     ask(state, seat, "keyword", f"Keyword '{kw}': which card pays it?", opts, keyword=kw)
@@ -307,7 +322,7 @@ def _skill_options(state: State, seat: int, level: int) -> list[dict]:
                     [{"k": "gain_skill", "seat": seat, "card": sk}],
                     explain=_skill_text(sk),
                     rule="SAGA-4",
-                    card=sk,
+                    data={"verb": "learn_skill", "card": sk},
                 )
             )
     return opts
@@ -337,6 +352,7 @@ def _chapter_complete(state: State, s: dict) -> None:
                 "Take no skill",
                 explain=f"Learn no level {n} skill now; the skills stay for others to take.",
                 rule="SAGA-4",
+                data={"verb": "no_skill"},
             )
         )
         then.append(
@@ -385,6 +401,7 @@ def _catch_up(state: State, s: dict) -> None:
                 "keywords: max HP and HP +1, and you may learn a skill.",
                 rule="SAGA-5",
                 topic="chapter",
+                data={"verb": "catch_up", "chapter": h["chapter"]},
             ),
             option(
                 "decline",
@@ -392,6 +409,7 @@ def _catch_up(state: State, s: dict) -> None:
                 explain=f"Leave chapter {h['chapter']} as it is, to complete it later.",
                 rule="SAGA-5",
                 topic="chapter",
+                data={"verb": "decline"},
             ),
         ],
     )
@@ -445,6 +463,7 @@ def _finale_complete(state: State, s: dict) -> None:
                     explain=f"Keep your totem as an asset. {card_text(totem)}",
                     rule="SAGA-7",
                     topic="asset",
+                    data={"verb": "keep_totem", "card": totem},
                 ),
                 option(
                     "gold",
@@ -454,6 +473,7 @@ def _finale_complete(state: State, s: dict) -> None:
                     "game.",
                     rule="SAGA-7",
                     topic="gold",
+                    data={"verb": "sell_totem", "card": totem, "gold": gold_value(totem)},
                 ),
             ],
         },

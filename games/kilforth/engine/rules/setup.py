@@ -202,6 +202,7 @@ def _set8_choose(state: State, s: dict) -> None:
             "rumour and the other is shuffled back.",
             rule="SET-8",
             topic=d,
+            data={"verb": "draw_from", "deck": d},
         )
         for d in REWARD_DECKS
         if len(state.decks[d]) >= 2
@@ -224,7 +225,7 @@ def _set8_draw(state: State, s: dict) -> None:
             f"{d} deck. {card_text(c)}",
             rule="SET-8",
             topic="rumour",
-            card=c,
+            data={"verb": "keep_first", "card": c, "deck": d},
         )
         for k, c in enumerate(two)
     ]
@@ -263,6 +264,7 @@ def _choose_side(state: State, s: dict) -> None:
             "heroes differently.",
             rule="SET-9",
             topic="side",
+            data={"verb": "choose_side", "side": x},
         )
         for x in ("skull", "rose")
     ]

@@ -115,6 +115,7 @@ def _turn_menu(state: State, s: dict) -> None:
             cost="free",
             group="end",
             topic="camp",
+            data={"verb": "camp"},
         )
     )
     opts.extend(free_options(state, seat))
