@@ -1,10 +1,10 @@
 import pytest
 
-from games.kilforth.engine import act
+from games.kilforth.engine import act, legal
 from games.kilforth.engine import testing as T
 from games.kilforth.engine.cards.catalogue import content
 from games.kilforth.engine.rules.ancients import ancient_stats
-from games.kilforth.engine.rules.position import card, loc_index
+from games.kilforth.engine.rules.position import card, loc_index, name
 
 from .kit import alone, events, game, keys, no_fate, prompt
 
@@ -252,11 +252,32 @@ def test_any_number_of_agreed_exchanges_and_a_two_way_trade_is_one_agreement():
     T.refresh(s)
     s = act(s, 1, "trade:0")
     s = act(s, 1, "tgive:asset:r.tinderbox")
-    s = act(s, 1, "ttake:loot:l.tonic0")
+    s = act(s, 1, "ttake:loot@0")  # asked for by its place: the loot is private to hero 0
     assert prompt(s) == (0, "trade_offer")
     s = act(s, 0, "accept")
     assert "r.tinderbox" in s.heroes[0]["assets"] and "l.tonic0" in s.heroes[1]["loot"]
     assert prompt(s) == (1, "turn")
+
+
+@pytest.mark.rule("DEED-2")
+def test_a_trade_never_names_the_other_heroes_private_rumours_or_loot_to_the_asker():
+    s = game()  # competitive: hands and loot are private
+    T.give(s, 1, "r.tinderbox", "assets")
+    T.give(s, 0, "l.tonic0", "loot")
+    rumour = s.heroes[0]["hand"][0] if s.heroes[0]["hand"] else None
+    T.refresh(s)
+    s = act(act(s, 1, "trade:0"), 1, "tgive:asset:r.tinderbox")
+    asks = [c for c in legal(s, 1) if c.key.startswith("ttake:")]
+    shown = " ".join(f"{c.key} {c.label} {c.explain} {c.data}" for c in asks)
+    assert "tonic" not in shown.lower() and "l.tonic0" not in shown
+    if rumour is not None:
+        assert rumour not in shown and name(rumour) not in shown
+    assert "ttake:loot@0" in {c.key for c in asks}
+    # The asked hero sees exactly what is asked of them; accepting hands that card over.
+    s = act(s, 1, "ttake:loot@0")
+    assert name("l.tonic0") in s.prompt["text"]
+    s = act(s, 0, "accept")
+    assert "l.tonic0" in s.heroes[1]["loot"]
 
 
 @pytest.mark.rule("DEED-2")

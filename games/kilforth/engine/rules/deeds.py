@@ -266,6 +266,37 @@ def _label(what: str) -> str:
     return "1 gold" if what == "gold" else name(what.split(":", 1)[1])
 
 
+def asked_for(state: State, seat: int, target: int) -> list[tuple[str, str]]:
+    """What `seat` may ask `target` for (DEED-2), as `seat` may see it: the target's rumours and
+    loot tokens are private (hidden unless open hands in co-op), so they are asked for by their
+    place in the target's hand ("rumour@1"), never by a name the asker has not seen."""
+    open_hands = state.settings["open_hands"] and state.mode == "cooperative"
+    if open_hands:
+        return giftables(state, target)
+    h = state.heroes[target]
+    out: list[tuple[str, str]] = []
+    for what, label in giftables(state, target):
+        kind = what.split(":", 1)[0]
+        if kind == "rumour":
+            i = sum(1 for w, _ in out if w.startswith("rumour@"))
+            out.append((f"rumour@{i}", f"their rumour no. {i + 1} of {len(h['hand'])}"))
+        elif kind == "loot":
+            i = sum(1 for w, _ in out if w.startswith("loot@"))
+            out.append((f"loot@{i}", f"their loot token no. {i + 1} of {len(h['loot'])}"))
+        else:
+            out.append((what, label))
+    return out
+
+
+def _asked_card(state: State, target: int, what: str) -> str:
+    """A private item asked for by place ("rumour@1") as the card it is now ("rumour:<id>")."""
+    kind, at, index = what.partition("@")
+    if not at:
+        return what
+    held = state.heroes[target]["hand" if kind == "rumour" else "loot"]
+    return f"{kind}:{held[int(index)]}"
+
+
 @step("trade_pick")
 def _trade_pick(state: State, s: dict) -> None:
     """DEED-2 two-way trade, first the offerer picks what it gives, then what it asks for."""
@@ -297,9 +328,9 @@ def _trade_pick(state: State, s: dict) -> None:
                 "accept or decline the whole trade.",
                 rule="DEED-2",
                 topic="trade",
-                data={"verb": "trade_take", **_gift_data(w, theirs=True)},
+                data={"verb": "trade_take", **_gift_data(w.replace("@", ":"), theirs=True)},
             )
-            for w, label in giftables(state, t)
+            for w, label in asked_for(state, seat, t)
         ]
         prompt = f"Trade with {state.heroes[t]['name']}: you give {_label(give)}; what in return?"
     opts.append(
@@ -320,6 +351,7 @@ def _trade_pick(state: State, s: dict) -> None:
 def _trade_offer(state: State, s: dict) -> None:
     """DEED-2: the other hero accepts or declines the whole trade as one agreement."""
     seat, t = s["seat"], s["target"]
+    s = dict(s, take=_asked_card(state, t, s["take"]))
     log(state, "trade_offered", seat=seat, target=t)
     swap = [
         {"k": "gift_apply", "seat": seat, "target": t, "what": s["give"]},
