@@ -108,6 +108,8 @@ class SeatView:
     # The seat's clock (games/tables/clocks.py).
     bank_ms: int = 0
     deadline: datetime | None = None
+    # The seat's team in a team game (the kit's `teams`): taking a seat is choosing a team.
+    team: str = ""
 
     @property
     def taken(self) -> bool:
@@ -154,6 +156,7 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     table = Table.objects.select_related("host", "rematch").filter(pk=table_id).first()
     if table is None:
         return None
+    teams = kits.kit_for(table).teams(table.options, table.seat_count) or []
     seats = [
         SeatView(
             s.number,
@@ -165,6 +168,7 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
             table.game,
             bank_ms=s.bank_ms,
             deadline=s.deadline,
+            team=teams[s.number] if s.number < len(teams) else "",
         )
         for s in Seat.objects.filter(table=table).select_related("player")
     ]

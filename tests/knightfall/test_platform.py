@@ -2,6 +2,7 @@
 
 import json
 import random
+import re
 
 import pytest
 from channels.db import database_sync_to_async
@@ -254,3 +255,28 @@ def test_a_decision_sends_only_the_boards_changed_parts():
         frame = Rendering.of(new, 0).changed_since(Rendering.of(old, 0))
         assert frame is not None and len(frame) < len(new)
         assert apply_frame(old, frame) == new
+
+
+@pytest.mark.rule("KSET-5")
+def test_a_player_may_let_the_dice_decide_their_characters():
+    state = api.new_game({"mode": "standard", "players": 2}, 17)
+    seat = api.waiting_for(state)[0]
+    options = {o["key"]: o for o in api.legal(state, seat)}
+    assert options["keep:dice"]["label"] == "Let the dice decide"
+    drawn = state["prompt"]["options"][0]["then"][0]["drawn"]
+    after = api.act(state, seat, "keep:dice")
+    kept = after["fx"]["kept"][str(seat)]
+    assert len(kept) == 2 and set(kept) <= set(drawn)  # 2 players: each keeps two of three
+    again = api.act(state, seat, "keep:dice")
+    assert again["fx"]["kept"] == after["fx"]["kept"]  # drawn by the game's own seeded dice
+
+
+@pytest.mark.django_db
+@pytest.mark.rule("KPC-1")
+def test_the_seat_list_names_each_seats_team_so_taking_a_seat_is_choosing_a_team(person):
+    host, ann = person("Ann")
+    assert host.post("/tables/new/", knightfall_post()).status_code == 302
+    table = Table.objects.get()
+    page = host.get(f"/t/{table.slug}/").content.decode()
+    labels = re.findall(r'id="seat-(\d)".*?class="seat-team">(\w+)<', page, flags=re.S)
+    assert labels == [("0", "Demons"), ("1", "Knights"), ("2", "Demons"), ("3", "Knights")]

@@ -101,7 +101,25 @@ def _setup_chars(state: GameState, s: dict) -> None:
                             rule="KSET-7",
                         )
                     )
+    opts.append(
+        option(
+            "keep:dice",
+            "Let the dice decide",
+            [{"k": "kept_by_lot", "seat": seat, "keep": s["keep"], "drawn": drawn}],
+            "The server picks at random among the cards you drew"
+            + (", and their order." if s["keep"] == 2 else "."),
+            rule="KSET-5",
+        )
+    )
     ask(state, seat, "characters", "Choose your character(s)", opts)
+
+
+@step("kept_by_lot")
+def _kept_by_lot(state: GameState, s: dict) -> None:
+    """A player who lets the dice decide keeps characters drawn by lot from the ones drawn."""
+    pool = list(s["drawn"])
+    shuffle(state, pool)
+    push(state, {"k": "kept", "seat": s["seat"], "chars": pool[: s["keep"]], "drawn": s["drawn"]})
 
 
 @step("kept")
