@@ -185,3 +185,13 @@ def test_two_against_two_with_bots_is_played_to_its_end_with_a_defence_answered_
     assert watcher.locator("#game-board form.kf-choice").count() == 0
     screenshot(ivy, "knightfall-2v2-end-desktop")
     screenshot(watcher, "knightfall-2v2-end-spectator-phone")
+
+
+def test_the_knight_fall_card_gallery_reads_on_desktop_and_phone(new_page, screenshot):
+    page = new_page(1366, 900)
+    page.goto("/cards/knightfall/")
+    expect(page.get_by_role("heading", name="Knight Fall: every card")).to_be_visible()
+    screenshot(page, "knightfall-gallery-desktop")
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 392
+    screenshot(page, "knightfall-gallery-phone")
