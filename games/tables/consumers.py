@@ -12,6 +12,7 @@ import logging
 import time
 import weakref
 from dataclasses import replace
+from datetime import UTC, datetime
 from importlib import import_module
 from typing import Any
 
@@ -363,7 +364,8 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def table_update(self, event: dict) -> None:
         table_id, version = event["table"], event["version"]
-        state_key = (table_id, event["slug"], version, tuple(event["online"]), event["spectators"])
+        presence = (tuple(event["online"]), tuple(tuple(a) for a in event.get("away", ())))
+        state_key = (table_id, event["slug"], version, presence, event["spectators"])
         if self.sent_key is not None and self.sent_key[2] > version:
             return  # an older state than what this socket already shows (messages can cross)
         if self.sent_key == state_key:
@@ -379,7 +381,10 @@ class TableConsumer(AsyncWebsocketConsumer):
         if snapshot is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        snapshot = replace(snapshot, online=list(event["online"]), spectators=event["spectators"])
+        away = {pid: datetime.fromtimestamp(ms / 1000, UTC) for pid, ms in event.get("away", ())}
+        snapshot = replace(
+            snapshot, online=list(event["online"]), away=away, spectators=event["spectators"]
+        )
         player_id = self.player_id
         access = self.access
         self.seated = player_id is not None and player_id in snapshot.seated_ids

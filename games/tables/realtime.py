@@ -136,9 +136,19 @@ def table_message(table_id: int) -> dict | None:
     if row is None:
         return None
     slug, version, host_id = row
-    seats = list(Seat.objects.filter(table_id=table_id).values_list("player_id", "bot", "deadline"))
+    seats = list(
+        Seat.objects.filter(table_id=table_id).values_list(
+            "player_id", "bot", "deadline", "offline_since"
+        )
+    )
     online, spectators = presence_among(
-        table_id, host_id, {pid for pid, _, _ in seats if pid is not None}
+        table_id, host_id, {pid for pid, _, _, _ in seats if pid is not None}
+    )
+    # Since when each seated player who is offline has been away (epoch ms), for "away since".
+    away = sorted(
+        [pid, int(since.timestamp() * 1000)]
+        for pid, _, _, since in seats
+        if pid is not None and pid not in online and since is not None
     )
     return {
         "type": "table.update",
@@ -146,11 +156,12 @@ def table_message(table_id: int) -> dict | None:
         "slug": slug,
         "version": version,
         "online": online,
+        "away": away,
         "spectators": spectators,
         # Whether any seat is a bot's (the bot drivers are woken); consumers ignore it.
-        "bots": any(bot for _, bot, _ in seats),
+        "bots": any(bot for _, bot, _, _ in seats),
         # Whether a seat's clock runs (the clock watchers are woken); consumers ignore it.
-        "clocks": any(deadline for _, _, deadline in seats),
+        "clocks": any(deadline for _, _, deadline, _ in seats),
     }
 
 

@@ -136,6 +136,8 @@ class TableSnapshot:
     table: Table
     seats: list[SeatView]
     online: list[int] = field(default_factory=list)
+    # Seated players who are offline: since when (their last socket closed).
+    away: dict[int, datetime] = field(default_factory=dict)
     spectators: int = 0
     # The engine state when a game exists (parsed once per version per process).
     game: object | None = None
@@ -173,6 +175,17 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
         for s in Seat.objects.filter(table=table).select_related("player")
     ]
     online, spectators = read_presence(table_id) if presence else ([], 0)
+    away = (
+        {
+            s.player_id: s.offline_since
+            for s in Seat.objects.filter(
+                table=table, player__isnull=False, offline_since__isnull=False
+            )
+            if s.player_id not in online
+        }
+        if presence
+        else {}
+    )
     game = None
     if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
         game = _game_state(table)
@@ -182,7 +195,13 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
         players = {s.number: s.display_name for s in seats}
         charts = summary.charts(row, kits.kit_for(table), game, players) if row else None
     return TableSnapshot(
-        table=table, seats=seats, online=online, spectators=spectators, game=game, charts=charts
+        table=table,
+        seats=seats,
+        online=online,
+        away=away,
+        spectators=spectators,
+        game=game,
+        charts=charts,
     )
 
 
@@ -224,6 +243,7 @@ def render_table_live(
         "table": table,
         "seats": snapshot.seats,
         "online": set(snapshot.online),
+        "away": snapshot.away,
         "spectators": snapshot.spectators,
         "is_host": is_host,
         "my_seat": my_seat,

@@ -200,16 +200,18 @@ async def test_spectators_are_counted_live_and_once_per_person_without_the_host(
         await communicator.disconnect()
 
 
-async def test_seated_players_show_online_and_offline():
+async def test_seated_players_show_online_and_away_since_they_left():
     host, table = await db(_host_and_table)()
     ann = await db(Player.objects.create)(name="Ann")
     await db(Seat.objects.filter(table=table, number=0).update)(player=ann)
     watcher = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
-    assert "○ offline" in await receive_until(watcher, 'id="table-live"')
+    assert "○ away" in await receive_until(watcher, 'id="table-live"')  # never came: no time
     ann_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(ann))
     await receive_until(watcher, "● online")
     await ann_socket.disconnect()
-    await receive_until(watcher, "○ offline")
+    left = await receive_until(watcher, "○ away since")
+    since = await db(lambda: Seat.objects.get(table=table, number=0).offline_since)()
+    assert f'datetime="{since.isoformat()}"' in left or since.strftime("%H:%M") in left
     await watcher.disconnect()
 
 
