@@ -6,7 +6,7 @@ from .board import CENTRE, CORNERS, at, name, neighbours, tile_name
 from .content import BACKS, content
 from .core import GameState, Slot, Unit, ask, event, log, option, push, shuffle, step
 from .powers import turn_start
-from .steps import SUPPLY, controller, targets, unit
+from .steps import SUPPLY, clear_halos, controller, move_choices, place, targets, unit
 
 event("round", "Round {n} begins.")
 event("turn", "{who}'s turn.")
@@ -51,7 +51,7 @@ def make_character(state: GameState, cid: str, seat: int | None, slot: int, fres
         "type": c["team"][:-1],
         "side": c["team"],
         "tile": None,
-        "hp": c["health"],
+        "hp": c.get("enters_at", c["health"]),  # KMAGIC-4
         "max_hp": maxhp,
         "char": cid,
         "seat": seat,
@@ -60,6 +60,8 @@ def make_character(state: GameState, cid: str, seat: int | None, slot: int, fres
         "defense": 0,
         "max_def": 0,
     }
+    if "ice" in c:  # KSET-6: an extra track starts at its card's value
+        u["ice"], u["max_ice"] = c["ice"]["start"], c["ice"]["max"]
     if c["team"] == "knights":
         u["max_def"] = c["max_defense"] + (1 if c["power"]["kind"] == "ironskin" else 0)
         u["defense"] = c["defense"] if fresh else 1
@@ -185,7 +187,7 @@ def _place_knight(state: GameState, s: dict) -> None:
 @step("put")
 def _put(state: GameState, s: dict) -> None:
     u = state["units"][s["unit"]]
-    u["tile"] = s["tile"]
+    place(state, u, s["tile"])
     log(state, "enters", who=name(state, u), tile=tile_name(state, s["tile"]))
 
 
@@ -299,6 +301,7 @@ def _begin_turn(state: GameState, s: dict) -> None:
 @step("enter")
 def _enter(state: GameState, s: dict) -> None:
     u = state["units"][s["unit"]]
+    clear_halos(state, u["slot"])  # KDEATH-7: the embers stay only until the new one enters
     if u["type"] == "demon":
         push(state, {"k": "put", "unit": u["id"], "tile": CENTRE})
     else:
@@ -315,6 +318,7 @@ def _turn_body(state: GameState, s: dict) -> None:
         return
     state["turn"]["unit"] = u["id"]
     log(state, "turn", who=name(state, u))
+    clear_halos(state, state["slot"])  # KMAGIC-5
     steps = turn_start(state, u)
     for m in list(state["units"].values()):
         if m.get("owner_slot") == state["slot"] and m["tile"] is not None:
@@ -460,6 +464,22 @@ def _menu(state: GameState, s: dict) -> None:
                     ],
                     "Gain 2 magic symbols (one use of your ability).",
                     rule="KLOC-9",
+                )
+            )
+    if u.get("max_ice"):  # KMAGIC-6: on its own turn, a power card for 2 frost
+        for cid in dict.fromkeys(cards):
+            if cid.startswith("basic") or (p["slowed"] and p["slowed"]["card"] == cid):
+                continue
+            opts.append(
+                option(
+                    f"frost:{cid}",
+                    f"Discard {_card(cid)['name']} for 2 frost",
+                    [
+                        {"k": "used", "seat": seat, "card": cid, "how": "frost"},
+                        {"k": "gain_ice", "n": 2, "src": u["id"]},
+                    ],
+                    f"Frost {u['ice']} of {u['max_ice']}; each frost blocks 1 damage.",
+                    rule="KMAGIC-6",
                 )
             )
     push(state, {"k": "menu"})
@@ -611,14 +631,14 @@ def _minion_act(state: GameState, s: dict) -> None:
     ]
     opts += [
         option(
-            f"m:{m['id']}:move:{t}",
-            f"{name(state, m)} moves to the {tile_name(state, t)}",
-            [{"k": "move", "unit": m["id"], "to": t, "own": True}, nxt],
+            f"m:{m['id']}:move:{key}",
+            f"{name(state, m)}: {label[0].lower()}{label[1:]}",
+            [{"k": "move", "unit": m["id"], "own": True, **fields}, nxt],
             "Moving away from enemies costs disengagement damage.",
             rule="KENG-6",
         )
-        for t in neighbours(m["tile"])
-    ]  # type: ignore[arg-type]
+        for key, label, fields in move_choices(state, m)
+    ]
     if wounded:
         opts.append(
             option(
