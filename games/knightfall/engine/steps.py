@@ -585,8 +585,8 @@ def _move(state: GameState, s: dict) -> None:
 def _hit(state: GameState, s: dict) -> None:
     """Damage with its reactions: KDEF-4 redirection, KDEF-2 defending, KDEF-1 blocking."""
     t = unit(state, s["target"])
-    if t is None or s["n"] <= 0:
-        return
+    if t is None or (s["n"] <= 0 and not s.get("spent") and not s.get("ice_spent")):
+        return  # (a fully blocked hit still pays its DEFENSE or frost below)
     src = state["units"].get(s.get("src", ""))
     demon_side = src is not None and src["side"] == "demons"
     # KDEF-4: damage to a guarded elder (not 'all enemies') is taken by a knight there.
