@@ -145,6 +145,16 @@ def turn(s: dict, uid: str) -> dict:
     return s
 
 
+def turn_slot(s: dict, slot: int) -> dict:
+    """Begin the turn of slot `slot` (a waiting character enters first)."""
+    s = copy.deepcopy(s)
+    s["slot"] = slot
+    s["prompt"] = None
+    s["queue"] = [{"k": "begin_turn"}]
+    run(s)
+    return s
+
+
 def run_steps(s: dict, *steps: dict) -> dict:
     """Queue engine steps in front of a fresh queue and run to the next decision."""
     s = copy.deepcopy(s)
