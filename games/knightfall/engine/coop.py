@@ -83,11 +83,11 @@ def _rank(state: GameState, t: Unit) -> int:
 
 
 _WHY = {
-    1: "an undefended elder",
-    2: "a guarded elder",
-    3: "a weakened knight",
-    4: "a golem",
-    5: "a knight",
+    1: "undefended elder",
+    2: "guarded elder",
+    3: "weakened knight",
+    4: "golem",
+    5: "knight",
 }
 
 
