@@ -430,6 +430,8 @@ def usable(state: GameState, seat: int) -> list[str]:
         keepable = [c for c in power if not (slowed and slowed["card"] == c)]
         if len(power) <= 1 and (len(power) == 0 or keepable):
             cards = [c for c in cards if c.startswith("basic")]
+        elif len(power) == 2 and len(keepable) == 1:  # the slowed card is never the one kept
+            cards = [c for c in cards if c not in keepable]
     return cards
 
 
