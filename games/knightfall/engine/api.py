@@ -123,6 +123,15 @@ def legal(state: GameState, seat: int) -> list[dict]:
     ]
 
 
+def _copy(state: GameState) -> GameState:
+    """A deep copy (the state is plain JSON data) sharing the log's entries, which are written
+    once and never changed."""
+    rest = {k: v for k, v in state.items() if k != "log"}
+    new = json.loads(json.dumps(rest))
+    new["log"] = list(state["log"])
+    return new  # type: ignore[return-value]
+
+
 def act(state: GameState, seat: int, action: str) -> GameState:
     """Apply one legal option; IllegalAction (state untouched) otherwise."""
     if state["result"] is not None:
@@ -132,7 +141,7 @@ def act(state: GameState, seat: int, action: str) -> GameState:
         raise IllegalAction("It is not your decision now.")
     for o in p["options"]:
         if o["key"] == action:
-            new = copy.deepcopy(state)
+            new = _copy(state)
             new["prompt"] = None
             new["queue"][0:0] = copy.deepcopy(o["then"])
             new["version"] += 1
