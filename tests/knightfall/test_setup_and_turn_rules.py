@@ -224,3 +224,20 @@ def test_no_new_golem_is_placed_when_the_supply_is_empty() -> None:
     s["supply"]["stone_golem"] = 0
     s = run_steps(s, {"k": "end_round"})
     assert s["prompt"]["kind"] != "golem" and s["round"] == 2
+
+
+@pytest.mark.rule("KMIN-6", "KEND-2")
+def test_the_team_picks_which_golem_acts_next_and_each_takes_both_actions_in_turn() -> None:
+    s = bare(locations=False)
+    a = minion(s, "stone_golem", 0)
+    b = minion(s, "stone_golem", 8)
+    s = run_steps(s, {"k": "end_round"})
+    knights = next(p["seat"] for p in s["players"] if p["team"] == "knights")
+    assert s["prompt"]["kind"] == "minion_order" and s["prompt"]["seat"] == knights
+    assert set(keys(s)) == {f"next:{a}", f"next:{b}"}
+    s = pick(s, f"next:{b}")
+    acted = []
+    while s["prompt"]["kind"] == "minion":
+        acted.append(s["prompt"]["options"][0]["key"].split(":")[1])
+        s = pick(s, keys(s)[-1])
+    assert acted == [b, b, a, a]

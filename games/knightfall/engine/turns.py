@@ -570,16 +570,52 @@ def _end_round(state: GameState, s: dict) -> None:
     if state["result"] is not None:
         return
     steps: list[dict] = []
-    for kind in ("stone_golem", "imp"):
-        for m in sorted(state["units"].values(), key=lambda x: x["id"]):
-            if m["type"] == kind and m["tile"] is not None:
-                steps.append({"k": "minion_act", "unit": m["id"], "left": 2})
+    steps += [{"k": "minions_next", "kind": kind, "done": []} for kind in ("stone_golem", "imp")]
     golems = (
         4 if state["settings"]["players"] == 5 and state["settings"]["mode"] == "standard" else 1
     )
     steps += [{"k": "place_golem"}] * golems
     steps += [{"k": "spawn", "minion": "imp", "where": "seal"}, {"k": "begin_round"}]
     push(state, *steps)
+
+
+@step("minions_next")
+def _minions_next(state: GameState, s: dict) -> None:
+    """KMIN-6: each minion of a kind takes both its actions in turn, in the order its team picks."""
+    left = [
+        m
+        for m in sorted(state["units"].values(), key=lambda x: x["id"])
+        if m["type"] == s["kind"] and m["tile"] is not None and m["id"] not in s["done"]
+    ]
+    if not left:
+        return
+    seat = controller(state, left[0])
+
+    def go(m: Unit) -> list[dict]:
+        return [
+            {"k": "minion_act", "unit": m["id"], "left": 2},
+            {**s, "done": s["done"] + [m["id"]]},
+        ]
+
+    if seat is None or len(left) == 1:
+        push(state, *go(left[0]))
+        return
+    ask(
+        state,
+        seat,
+        "minion_order",
+        f"Which {s['kind'].replace('_', ' ')} acts next?",
+        [
+            option(
+                f"next:{m['id']}",
+                f"{name(state, m)} on the {tile_name(state, m['tile'])}",
+                go(m),
+                "It takes both its actions before the next one acts.",
+                rule="KMIN-6",
+            )
+            for m in left
+        ],
+    )
 
 
 @step("place_golem")
