@@ -2,11 +2,11 @@
 
 After every action: each unit on the board has 1..max HEALTH (DEFENSE and frost within their
 tracks); the minion supply plus the standees on the board equal the content's counts; scores
-never fall and never pass the door; hands hold exactly one basic card and at most their size;
+never fall and never pass the door; a hand holds at most one basic card and at most its size;
 every power card is in exactly one place (deck, discards, a hand, or one character's seal or
-mark); the state survives the JSON round trip; and replaying the same actions from the seed gives
-the same state, step for step. The default run plays about 100 games; KILFORTH_LONG=1 plays 1,000.
-"""
+mark); the state survives the JSON round trip; every option offered has a label, an explanation
+and a rule id; and replaying the same actions from the seed gives the same state, step for step.
+The default run plays 100 games; KILFORTH_LONG=1 plays 1,000."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import random
+import re
 from collections import Counter
 from collections.abc import Iterator
 
@@ -25,6 +26,7 @@ from games.knightfall.engine.bots import heuristic_bot, random_bot
 from games.knightfall.engine.content import content
 from games.knightfall.engine.steps import SUPPLY
 
+RULE_ID = re.compile(r"^K[A-Z]+-\d+$")
 LONG = os.environ.get("KILFORTH_LONG") == "1"
 BOUNDED = 100
 
@@ -93,6 +95,9 @@ def check(s: dict, before: dict[str, int], where: str) -> None:
     assert all(u["type"] in ("knight", "demon") for u in seals), where  # one field: one seal
     places.update(u["seal"] for u in seals)
     assert places == ALL_CARDS, (where, places - ALL_CARDS, ALL_CARDS - places)
+    for seat in api.waiting_for(s):
+        for o in api.legal(s, seat):
+            assert o["label"] and o["explanation"] and RULE_ID.match(o["rule"]), (where, o)
 
 
 def _digest(s: dict) -> str:

@@ -89,18 +89,21 @@ def report(
 
 def lines(rep: dict) -> list[str]:
     """The report as plain text lines (one per configuration, then one per mode)."""
-    out = [f"Knight Fall: {rep['games_per_config']} games per setup, {rep['bot']} bots"]
+    n = rep["games_per_config"]
+    out = [f"Knight Fall: {n} game{'' if n == 1 else 's'} per setup, {rep['bot']} bots"]
     for r in rep["rows"]:
         w = r["win_rate"]
         out.append(
-            f"{r['mode']:8} {r['players']} players: knights {w['knights']:.0%}, "
+            f"{r['mode']:8} {r['players']} player{'' if r['players'] == 1 else 's'}: "
+            f"knights {w['knights']:.0%}, "
             f"demons {w['demons']:.0%}, undecided {w['undecided']:.0%}, "
             f"{r['rounds_mean']} rounds on average"
         )
     for mode, t in rep["by_mode"].items():
         w = t["win_rate"]
         out.append(
-            f"{mode:8} overall ({t['games']} games): knights {w['knights']:.0%}, "
+            f"{mode:8} overall ({t['games']} game{'' if t['games'] == 1 else 's'}): "
+            f"knights {w['knights']:.0%}, "
             f"demons {w['demons']:.0%}"
         )
     return out

@@ -735,7 +735,13 @@ def _offer_bound(state: GameState, s: dict, t: Unit, imps: list[Unit]) -> None:
         for m in imps
     ]
     opts.append(
-        option("bound:none", "Take it yourself", [{**s, "bound_asked": True}], "", rule="KMAGIC-7")
+        option(
+            "bound:none",
+            "Take it yourself",
+            [{**s, "bound_asked": True}],
+            f"{name(state, t)} has {t['hp']} HEALTH.",
+            rule="KMAGIC-7",
+        )
     )
     ask(state, t["seat"], "bound", f"{name(state, t)} is about to take {s['n']} damage", opts)
 
@@ -763,7 +769,9 @@ def _offer_retribution(state: GameState, t: Unit) -> None:
         )
         for f in foes
     ]
-    opts.append(option("retribution:none", "Let it pass", [], "", rule="KMAGIC-8"))
+    opts.append(
+        option("retribution:none", "Let it pass", [], "No damage is dealt back.", rule="KMAGIC-8")
+    )
     ask(state, t["seat"], "retribution", f"{name(state, t)} may strike back", opts)
 
 
