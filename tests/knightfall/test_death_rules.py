@@ -20,6 +20,7 @@ from .rig import (
     pick,
     plain,
     run_steps,
+    start,
     turn,
     turn_slot,
 )
@@ -256,3 +257,22 @@ def test_points_come_one_at_a_time_and_stop_at_the_door() -> None:
     )
     assert s["result"]["winner"] == "demons"
     assert s["score"] == {"demons": s["door"], "knights": s["door"] - 1}
+
+
+@pytest.mark.rule("KSLOW-2")
+def test_a_card_slowed_on_another_players_turn_is_a_minor_action_on_the_owners_next_turn() -> None:
+    s = start(players=2, locations=False)
+    demons = s["prompt"]["seat"]
+    knights = 1 - demons
+    for seat in (demons, knights):  # a full round of turns: everything discarded
+        for card in list(s["players"][seat]["hand"]):
+            s = pick(s, f"discard:{card}")
+    knight = next(u for u in s["units"].values() if u["type"] == "knight" and u["tile"] is not None)
+    s = run_steps(s, {"k": "slow", "target": knight["id"]}, {"k": "menu"})  # on the demons' turn
+    card = s["players"][knights]["slowed"]["card"]
+    for c in list(s["players"][demons]["hand"]):
+        s = pick(s, f"discard:{c}")
+    assert s["prompt"]["seat"] == knights
+    assert {k.split(":")[0] for k in keys(s) if card in k} == {"minor", "discard"}
+    s = pick(s, f"minor:{card}:defend")
+    assert s["players"][knights]["slowed"] is None and card not in s["players"][knights]["hand"]

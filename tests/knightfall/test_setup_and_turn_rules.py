@@ -117,10 +117,14 @@ def test_a_card_slowed_during_its_own_turn_stays_and_counts_toward_the_four() ->
     seat = s["units"][k]["seat"]
     hand(s, seat, f"basic_{seat}", "kp_strike#1", "kp_bulwark#1", "kp_focus#1")
     s = turn(s, k)
-    s = run_steps(s, {"k": "slow", "target": k}, {"k": "end_turn"})
+    s = run_steps(s, {"k": "slow", "target": k}, {"k": "menu"})
     card = s["players"][seat]["slowed"]["card"]
+    assert not any(card in x for x in keys(s))  # not usable in the turn it was slowed
+    for c in [c for c in s["players"][seat]["hand"] if c != card]:
+        s = pick(s, f"discard:{c}")
+    assert s["turn"]["unit"] != k
     held = s["players"][seat]["hand"]
-    assert card in held and len(held) == 4
+    assert card in held and len(held) == 4 and s["players"][seat]["slowed"]["card"] == card
 
 
 @pytest.mark.rule("KMIN-1", "KMIN-4")

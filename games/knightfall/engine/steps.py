@@ -852,7 +852,10 @@ def _slow(state: GameState, s: dict) -> None:
     from .core import below
 
     card = power[below(state, len(power))]
-    p["slowed"] = {"card": card, "turn": state["turn_no"]}
+    # KSLOW-2: slowed during its own turn (its turn body begun), the card waits for the next one;
+    # slowed before (another player's turn, or its co-op demon's), this turn is the next one.
+    own = state["turn"].get("seat") == t["seat"] and state["turn"].get("unit") is not None
+    p["slowed"] = {"card": card, "turn": state["turn_no"], "own": own}
     log(state, "slowed", who=name(state, t))
 
 

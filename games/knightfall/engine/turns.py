@@ -416,14 +416,17 @@ def _ways(state: GameState, cid: str, seat: int, minor_only: bool) -> list:
     return out
 
 
+def _slowed_now(state: GameState, slowed: dict) -> bool:
+    """KSLOW-3: a card slowed during its owner's own turn waits for the owner's next turn."""
+    return bool(slowed.get("own")) and slowed["turn"] == state["turn_no"]
+
+
 def usable(state: GameState, seat: int) -> list[str]:
     """Cards the active player must still use this turn (KTURN-3, KSLOW-3, KVAR-5)."""
     p = state["players"][seat]
     slowed = p["slowed"]
     cards = [
-        c
-        for c in p["hand"]
-        if not (slowed and slowed["card"] == c and slowed["turn"] >= state["fx"]["turn0"])
+        c for c in p["hand"] if not (slowed and slowed["card"] == c and _slowed_now(state, slowed))
     ]
     if state["settings"]["five_card"]:
         power = [c for c in cards if not c.startswith("basic")]
@@ -441,7 +444,6 @@ def _menu(state: GameState, s: dict) -> None:
     if state["units"].get(state["turn"]["unit"] or "") is None:
         push(state, {"k": "end_turn"})
         return
-    state["fx"]["turn0"] = state["fx"].get("turn0_for", {}).get(str(seat), state["turn_no"])
     cards = usable(state, seat)
     if not cards:
         push(state, {"k": "end_turn"})
@@ -550,7 +552,6 @@ def _end_turn(state: GameState, s: dict) -> None:
     seat = state["turn"]["seat"]
     if seat is not None and not s.get("skip"):
         fill_hand(state, seat)
-        state["fx"].setdefault("turn0_for", {})[str(seat)] = state["turn_no"] + 1
     state["turn"]["magic"] = 0  # KMAGIC-2: an unpaired symbol is lost
     state["slot"] += 1
     if state["slot"] >= len(state["slots"]):
