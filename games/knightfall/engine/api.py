@@ -61,6 +61,7 @@ def new_game(settings: dict, seed: int) -> GameState:
         "log": [],
         "result": None,
         "fx": {},
+        "effects": [],
         "door": st["door"],
         "supply": dict(steps.SUPPLY),
     }

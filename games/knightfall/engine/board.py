@@ -81,3 +81,64 @@ def name(state: GameState, u: Unit) -> str:
     if u["type"] in CHARACTERS:
         return content().chars[u["char"]]["name"]
     return f"{u['type'].replace('_', ' ')} {u['id']}"
+
+
+# ---- the sewer (KLOC-5..7) -------------------------------------------------------------------
+_DIRS = {-3: "n", 3: "s", -1: "w", 1: "e"}
+
+
+def direction(a: int, b: int) -> str:
+    """The side of tile `a` that faces its neighbour `b` (n, s, w or e)."""
+    return _DIRS[b - a]
+
+
+def sewer(state: GameState) -> int | None:
+    """The sewer's board position when location effects are on (KVAR-2), else None."""
+    from .content import content
+
+    if not state["settings"].get("locations"):
+        return None
+    for pos, tid in enumerate(state["tiles"]):
+        if content().tiles[tid].get("effect") == "sewer":
+            return pos
+    return None
+
+
+def banks(state: GameState) -> dict[str, list[str]]:
+    """The sewer's banks and the sides of the tile each borders (tile data, KLOC-7)."""
+    from .content import content
+
+    for tid in state["tiles"]:
+        t = content().tiles[tid]
+        if t.get("effect") == "sewer":
+            return t["banks"]
+    return {}
+
+
+def bank(state: GameState, u: Unit) -> str | None:
+    """The bank a unit on the sewer stands on (a unit placed there stands on the first bank)."""
+    if u["tile"] is None or u["tile"] != sewer(state):
+        return None
+    return u.get("bank") or next(iter(banks(state)))  # type: ignore[return-value]
+
+
+def same_side(state: GameState, a: Unit, b: Unit) -> bool:
+    """Close and not split by the sewer's water (KLOC-5)."""
+    return a["tile"] == b["tile"] and bank(state, a) == bank(state, b)
+
+
+def entry_banks(state: GameState, frm: int, to: int) -> list[str]:
+    """The banks of the sewer at `to` that border the tile `frm` (KLOC-7)."""
+    d = direction(to, frm)
+    return [b for b, sides in banks(state).items() if d in sides]
+
+
+def exits(state: GameState, u: Unit) -> list[int]:
+    """Tiles a unit may step to by its own move: from the sewer, only those its bank borders."""
+    here = u["tile"]
+    if here is None:
+        return []
+    if here != sewer(state):
+        return neighbours(here)
+    sides = banks(state)[bank(state, u)]  # type: ignore[index]
+    return [t for t in neighbours(here) if direction(here, t) in sides]

@@ -62,6 +62,14 @@ def validate(kind: str, data: dict) -> None:
             if c["power"].get("kind") not in PASSIVES:
                 raise ContentError(f"{w}: unknown ongoing power {c['power'].get('kind')!r}")
             _check_steps(f"{w} magic", c["magic"].get("steps"))
+            from .coop import TRAITS
+
+            bad = [t for t in c.get("coop", {}).get("traits", []) if t not in TRAITS]
+            if bad:
+                raise ContentError(f"{w}: unknown co-op trait(s) {bad}")
+            ice = c.get("ice")
+            if ice is not None and not 0 <= ice.get("start", -1) <= ice.get("max", -1):
+                raise ContentError(f"{w}: an ice track needs 0 <= start <= max")
     elif kind == "power":
         for c in data.get("cards", []):
             w = f"card {c.get('id', '?')}"
@@ -86,6 +94,11 @@ def validate(kind: str, data: dict) -> None:
         tiles = data.get("tiles", [])
         if len(tiles) != 9 or tiles[0].get("id") != "seal":
             raise ContentError("locations: exactly 9 tiles, the seal tile first")
+        for t in tiles:
+            if t.get("effect") == "sewer":
+                sides = t.get("banks", {})
+                if len(sides) != 2 or any(set(v) - set("nswe") for v in sides.values()):
+                    raise ContentError("locations: the sewer needs 2 banks bordering n/s/w/e")
     else:
         raise ContentError(f"unknown content kind {kind!r}")
 

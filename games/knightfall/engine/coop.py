@@ -5,9 +5,72 @@ from __future__ import annotations
 from .board import CENTRE, RING, distance, guarded, name, neighbours, on_board, tile_name
 from .content import content
 from .core import GameState, Unit, event, log, push, shuffle, step
+from .powers import traits, turn_start
 
 event("ai", "{who} {what}: {why}.")
 event("coop_cards", "{who} draws {top} (top) and {bottom} (bottom).")
+
+
+# KCOOP-14..19: what each source character's clarification becomes, as traits named in
+# characters.json ("coop": {"traits": [...]}); "when" says where the engine reads it.
+TRAITS: dict[str, dict[str, str]] = {
+    "ice_block": {"rule": "KCOOP-14", "when": "damage"},
+    "shackle": {"rule": "KCOOP-14", "when": "damage"},
+    "gaze_after_move": {"rule": "KCOOP-15", "when": "after a card moves it"},
+    "malice_at_end": {"rule": "KCOOP-15", "when": "end of turn"},
+    "shatter_on_death": {"rule": "KCOOP-15", "when": "death"},
+    "scorch_on_enter": {"rule": "KCOOP-16", "when": "entering a tile"},
+    "extra_move": {"rule": "KCOOP-17", "when": "end of turn"},
+    "extra_move_if_moved": {"rule": "KCOOP-17", "when": "end of turn"},
+    "passive_off": {"rule": "KCOOP-18", "when": "always"},
+    "mend_or_move": {"rule": "KCOOP-19", "when": "end of turn"},
+}
+
+
+def _end_extra_move(state: GameState, d: Unit) -> list[dict]:
+    log(state, "ai", who=name(state, d), what="makes an extra move", why="its nature")
+    return [{"k": "ai_move", "n": 1, "src": d["id"], "extra": True}]
+
+
+def _end_extra_if_moved(state: GameState, d: Unit) -> list[dict]:
+    if d["id"] not in state["turn"].get("card_moved", []):
+        return []
+    log(state, "ai", who=name(state, d), what="makes an extra move", why="the cards moved it")
+    return [{"k": "ai_move", "n": 1, "src": d["id"], "extra": True}]
+
+
+def _end_malice(state: GameState, d: Unit) -> list[dict]:
+    return [{"k": "ai_magic", "src": d["id"], "why": "it always does at the end of its turn"}]
+
+
+def _end_mend_or_move(state: GameState, d: Unit) -> list[dict]:
+    if d["hp"] < d["max_hp"]:  # KCOOP-19: "full" is checked before healing
+        log(state, "ai", who=name(state, d), what="heals", why="it is hurt")
+        return [{"k": "restore", "unit": d["id"], "n": 1}]
+    log(state, "ai", who=name(state, d), what="moves", why="it is unhurt")
+    return [{"k": "ai_move", "n": 1, "src": d["id"], "extra": True}]
+
+
+END_OF_TURN = {
+    "extra_move": _end_extra_move,
+    "extra_move_if_moved": _end_extra_if_moved,
+    "malice_at_end": _end_malice,
+    "mend_or_move": _end_mend_or_move,
+}
+
+
+def on_death(state: GameState, d: Unit, tile: int | None) -> list[dict]:
+    """KCOOP-15: a co-op demon with shatter_on_death bursts on the tile where it fell."""
+    if "shatter_on_death" not in traits(d) or tile is None:
+        return []
+    log(state, "ai", who=name(state, d), what="bursts as it falls", why="its nature")
+    foes = [u for u in on_board(state) if u["tile"] == tile and u["side"] != d["side"]]
+    order = {"knight": 0, "elder": 1}
+    foes.sort(key=lambda u: (order.get(u["type"], 2), u["id"]))  # KDEF-6
+    return [
+        {"k": "hit", "target": u["id"], "n": 1, "attack": True, "all": True, "src": d["id"]}
+        for u in foes
+    ]
 
 
 def _rank(state: GameState, t: Unit) -> int:
@@ -20,11 +83,11 @@ def _rank(state: GameState, t: Unit) -> int:
 
 
 _WHY = {
-    1: "an undefended elder",
-    2: "a guarded elder",
-    3: "a weakened knight",
-    4: "a golem",
-    5: "a knight",
+    1: "undefended elder",
+    2: "guarded elder",
+    3: "weakened knight",
+    4: "golem",
+    5: "knight",
 }
 
 
@@ -117,21 +180,49 @@ def _coop_turn(state: GameState, s: dict) -> None:
     top, bottom = content().coop[a]["top"], content().coop[b]["bottom"]
     log(state, "coop_cards", who=name(state, d), top=top["name"], bottom=bottom["name"])
     state["discards"]["coop"] += [a, b]
-    push(state, *[{**x, "src": d["id"]} for x in top["steps"] + bottom["steps"]])
+    start = [x for x in turn_start(state, d) if x["k"] != "gain_magic"]  # KMAGIC-1
+    push(
+        state,
+        *start,
+        *[{**x, "src": d["id"]} for x in top["steps"] + bottom["steps"]],
+        {"k": "coop_end", "unit": d["id"]},
+    )
+
+
+@step("coop_end")
+def _coop_end(state: GameState, s: dict) -> None:
+    """KCOOP-15/17/19: end-of-turn traits of the paired demon."""
+    d = state["units"].get(s["unit"])
+    if d is None or d["tile"] is None:
+        return
+    out: list[dict] = []
+    for t in traits(d):
+        if t in END_OF_TURN:
+            out += END_OF_TURN[t](state, d)
+    push(state, *out)
 
 
 @step("ai_move", card=True, params={"n": int})
 def _ai_move(state: GameState, s: dict) -> None:
     d = state["units"].get(s["src"])
-    if d is None or d["tile"] is None or s["n"] <= 0:
+    if d is None or d["tile"] is None:
+        return
+    if s["n"] <= 0:
+        _after_card_move(state, d, s)
         return
     entered = set(s.get("entered", []))
     to = step_toward(state, d, entered)
     push(
         state,
-        {"k": "move", "unit": d["id"], "to": to, "own": True},  # KENG-5
-        {**s, "n": s["n"] - 1, "entered": sorted(entered | {to})},
-    )
+        {"k": "move", "unit": d["id"], "to": to, "own": True, "card": not s.get("extra")},
+        {**s, "n": s["n"] - 1, "entered": sorted(entered | {to}), "moved": True},
+    )  # KENG-5: a demon moved by a card takes disengagement damage
+
+
+def _after_card_move(state: GameState, d: Unit, s: dict) -> None:
+    """KCOOP-15: a demon with gaze_after_move uses its ability once a card has moved it."""
+    if s.get("moved") and not s.get("extra") and "gaze_after_move" in traits(d):
+        push(state, {"k": "ai_magic", "src": d["id"], "why": "it stares after moving"})
 
 
 @step("ai_attack", card=True, params={"n": int, "reach": str})
@@ -153,7 +244,10 @@ def _ai_attack(state: GameState, s: dict) -> None:
 def _ai_ring(state: GameState, s: dict) -> None:
     """KCOOP-11: out of the centre by the hierarchy, then around the ring."""
     d = state["units"].get(s["src"])
-    if d is None or d["tile"] is None or s["n"] <= 0:
+    if d is None or d["tile"] is None:
+        return
+    if s["n"] <= 0:
+        _after_card_move(state, d, s)
         return
     if d["tile"] == CENTRE:
         to = step_toward(state, d, set())
@@ -167,7 +261,11 @@ def _ai_ring(state: GameState, s: dict) -> None:
             what="circles the cloister",
             why=f"the card says {'clockwise' if s['dir'] == 'cw' else 'counterclockwise'}",
         )
-    push(state, {"k": "move", "unit": d["id"], "to": to, "own": True}, {**s, "n": s["n"] - 1})
+    push(
+        state,
+        {"k": "move", "unit": d["id"], "to": to, "own": True, "card": True},
+        {**s, "n": s["n"] - 1, "moved": True},
+    )
 
 
 @step("ai_magic", card=True, params={})
@@ -176,7 +274,8 @@ def _ai_magic(state: GameState, s: dict) -> None:
     if d is None or d["tile"] is None:
         return
     c = content().chars[d["char"]]
-    log(state, "ai", who=name(state, d), what=f"uses {c['magic']['name']}", why="the card says so")
+    why = s.get("why", "the card says so")
+    log(state, "ai", who=name(state, d), what=f"uses {c['magic']['name']}", why=why)
     push(state, *[{**x, "src": d["id"]} for x in c["magic"]["steps"]])
 
 
@@ -190,7 +289,11 @@ def _ai_respawn(state: GameState, s: dict) -> None:
     if d is None or d["tile"] is None or not deck:
         return
     nd = make_character(state, deck.pop(), None, d["slot"], True)
-    nd["tile"], nd["hp"] = d["tile"], min(d["hp"], nd["max_hp"])
+    nd["tile"] = d["tile"]
+    if d.get("bank"):
+        nd["bank"] = d["bank"]
+    if "enters_at" not in content().chars[nd["char"]]:  # KMAGIC-4: some enter at a fixed HEALTH
+        nd["hp"] = min(d["hp"], nd["max_hp"])
     state["slots"][d["slot"]]["pair"] = nd["id"]
     del state["units"][d["id"]]
     log(state, "ai", who=name(state, nd), what="takes over", why="the card spawns a new demon")

@@ -28,6 +28,12 @@ class Unit(TypedDict, total=False):
     seat: int | None
     slot: int
     seal: str | None
+    bank: str  # on the sewer: the bank it stands on (KLOC-5)
+    ice: int  # an extra track (KSET-6, KMAGIC-6)
+    max_ice: int
+    owner: str
+    owner_seat: int | None
+    owner_slot: int
 
 
 class Player(TypedDict):
@@ -86,6 +92,7 @@ class GameState(TypedDict, total=False):
     log: list[dict]
     result: dict | None
     fx: dict
+    effects: list[dict]  # board effects such as embers (KMAGIC-5)
 
 
 _MASK = (1 << 64) - 1

@@ -19,6 +19,10 @@ PASSIVES: dict[str, dict] = {
     "ironskin": {},
     "imp_master": {"turn_imp": True},
     "brutal": {"melee_bonus": 1},
+    "icebound": {"ice": True},  # the frost track itself lives on the unit (KSET-6, KMAGIC-6)
+    "shackled": {"shackle": True},  # KMAGIC-7
+    "ossuary": {"turn_crawler": True},
+    "retribution": {"retribution": 2},  # KMAGIC-8
 }
 
 event("passive", "{who}: {text}")
@@ -30,17 +34,20 @@ def passives(state: GameState, u: Unit) -> list[dict]:
         return []
     out = []
     c = content().chars[u["char"]]
-    off = (
-        state["settings"]["mode"] == "coop"
-        and c["power"]["kind"] == "fleet"
-        and u["type"] == "demon"
-    )
-    # A demon with "fleet" plays the role of the source Storm Fiend: off in co-op (KCOOP-18).
+    # KCOOP-18: a demon with the passive_off trait has no ongoing power in co-op.
+    off = state["settings"]["mode"] == "coop" and "passive_off" in traits(u)
     if not off:
         out.append(PASSIVES[c["power"]["kind"]])
     if u.get("seal"):
         out.append(PASSIVES[content().cards[u["seal"].split("#")[0]]["seal"]])
     return out
+
+
+def traits(u: Unit) -> list[str]:
+    """A character's co-op behaviour traits (KCOOP-14..19, registry in coop.py)."""
+    if u["type"] not in ("knight", "demon"):
+        return []
+    return list(content().chars[u["char"]].get("coop", {}).get("traits", []))
 
 
 def flag(state: GameState, u: Unit, key: str) -> int:
@@ -61,4 +68,6 @@ def turn_start(state: GameState, u: Unit) -> list[dict]:
         steps.append({"k": "gain_magic", "n": flag(state, u, "turn_magic"), "src": u["id"]})
     if flag(state, u, "turn_imp"):
         steps.append({"k": "spawn", "minion": "imp", "where": "seal", "src": u["id"]})
+    if flag(state, u, "turn_crawler"):
+        steps.append({"k": "spawn", "minion": "bone_crawler", "where": "self", "src": u["id"]})
     return steps

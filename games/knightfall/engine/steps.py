@@ -10,16 +10,22 @@ from .board import (
     CENTRE,
     CORNERS,
     at,
+    bank,
+    banks,
     distance,
+    entry_banks,
+    exits,
     guarded,
     name,
     neighbours,
     on_board,
+    same_side,
+    sewer,
     tile_name,
 )
 from .content import content
 from .core import GameState, Unit, ask, event, log, option, push, step
-from .powers import flag
+from .powers import flag, traits
 
 SUPPLY = {"imp": 6, "stone_golem": 8, "bone_crawler": 4, "ice_golem": 3, "slag_golem": 3}
 MINION_HP = {"imp": 2, "stone_golem": 2, "bone_crawler": 1, "ice_golem": 2, "slag_golem": 2}
@@ -49,6 +55,56 @@ event("no_supply", "No {kind} is left in the supply.")
 event("no_target", "{who} has no target for {what}.")
 event("slowed", "{who} is slowed.")
 event("enters", "{who} enters play on the {tile}.")
+event("crosses", "{who} crosses the water to the {bank} bank.")
+event("frost", "{who} spends {n} frost to block.")
+event("frost_gain", "{who} gains {n} frost.")
+event("bound", "{who} sends the damage to {imp}.")
+event("halo", "Embers ring the {tile}.")
+event("halo_out", "The embers on the {tile} die down.")
+event("retribution", "{who} strikes back at {target}.")
+
+
+def place(state: GameState, u: Unit, tile: int | None, side: str | None = None) -> None:
+    """Put a unit on a tile; on the sewer it stands on bank `side` (default: the first)."""
+    u["tile"] = tile
+    u.pop("bank", None)  # type: ignore[misc]
+    if side is not None and tile is not None and tile == sewer(state):
+        u["bank"] = side  # type: ignore[typeddict-unknown-key]
+
+
+def move_choices(state: GameState, u: Unit) -> list[tuple[str, str, dict]]:
+    """(key, label, move fields) for a unit's own move (KACT-4, KLOC-2, KLOC-5..7)."""
+    out: list[tuple[str, str, dict]] = []
+    here = u["tile"]
+    if here is None:
+        return out
+    sw = sewer(state)
+    for t in exits(state, u):
+        landing = entry_banks(state, here, t) if t == sw else []
+        if len(landing) > 1:
+            for b in landing:
+                label = f"Move to the {tile_name(state, t)}, {b} bank"
+                out.append((f"{t}:{b}", label, {"to": t, "bank": b}))
+        else:
+            extra = {"bank": landing[0]} if landing else {}
+            out.append((f"{t}", f"Move to the {tile_name(state, t)}", {"to": t, **extra}))
+    if here == sw:
+        for b in banks(state):
+            if b != bank(state, u):
+                label = f"Cross the water to the {b} bank"
+                out.append((f"{here}:{b}", label, {"to": here, "bank": b}))
+    return out
+
+
+def clear_halos(state: GameState, slot: int) -> None:
+    """KMAGIC-5, KDEATH-7: a slot's embers go out when its next turn starts or a new one enters."""
+    keep = []
+    for e in state.get("effects", []):
+        if e["kind"] == "halo" and e["slot"] == slot:
+            log(state, "halo_out", tile=tile_name(state, e["tile"]))
+        else:
+            keep.append(e)
+    state["effects"] = keep  # type: ignore[typeddict-unknown-key]
 
 
 def unit(state: GameState, uid: str) -> Unit | None:
@@ -94,7 +150,9 @@ def targets(state: GameState, src: Unit, reach: str, any_elder: bool = False) ->
         if u["side"] == src["side"] or src["tile"] is None:
             continue
         d = distance(src["tile"], u["tile"])  # type: ignore[arg-type]
-        ok = {"close": d == 0, "adjacent": d == 1, "near": d <= 1}[reach]
+        # KLOC-5/6: on the sewer, melee reaches one bank and ranged reaches across the water.
+        split = d == 0 and not same_side(state, src, u)
+        ok = {"close": d == 0 and not split, "adjacent": d == 1 or split, "near": d <= 1}[reach]
         if ok and (any_elder or not guarded(state, u)):
             out.append(u)
     return out
@@ -146,6 +204,8 @@ def _attack_all(state: GameState, s: dict) -> None:
     if s["reach"] == "close" or "tile" in s:
         tile = s.get("tile", src["tile"])
         foes = [u for u in at(state, tile) if u["side"] != src["side"]]
+        if "tile" not in s:  # KLOC-5: 'close' stops at the water
+            foes = [u for u in foes if same_side(state, src, u)]
         # KDEF-6: knights first, then elders, then the rest; guarded elders are hit too (KDEF-5).
         order = {"knight": 0, "elder": 1}
         foes.sort(key=lambda u: (order.get(u["type"], 2), u["id"]))
@@ -189,7 +249,11 @@ def _heal(state: GameState, s: dict) -> None:
     if src is None:
         return
     cands = [src] + (
-        [u for u in at(state, src["tile"]) if u["side"] == src["side"] and u is not src]
+        [
+            u
+            for u in at(state, src["tile"])
+            if u["side"] == src["side"] and u is not src and same_side(state, src, u)
+        ]
         if s["reach"] == "close"
         else []
     )
@@ -265,6 +329,7 @@ def _spawn(state: GameState, s: dict) -> None:
         tile = s.get("tile", CORNERS[0])
     if tile is None:
         return
+    landing = bank(state, src) if src is not None and src["tile"] == tile else None
     state["supply"][kind] -= 1
     state["next_id"] += 1
     uid = f"m{state['next_id']}"
@@ -285,6 +350,7 @@ def _spawn(state: GameState, s: dict) -> None:
         u["owner_slot"] = src["slot"]  # type: ignore[typeddict-unknown-key]
         u["owner"] = src["id"]  # type: ignore[typeddict-unknown-key]
     state["units"][uid] = u
+    place(state, u, tile, landing)
     log(state, "spawned", kind=kind.replace("_", " "), tile=tile_name(state, tile))
 
 
@@ -310,14 +376,14 @@ def _step(state: GameState, s: dict) -> None:
         return
     opts = [
         option(
-            f"move:{t}",
-            f"Move to the {tile_name(state, t)}",
-            [{"k": "move", "unit": src["id"], "to": t, "own": own}, rest],
+            f"move:{key}",
+            label,
+            [{"k": "move", "unit": src["id"], "own": own, **fields}, rest],
             _engage_text(state, src, own),
-            rule="KACT-4",
+            rule="KLOC-5" if fields["to"] == sewer(state) else "KACT-4",
         )
-        for t in neighbours(src["tile"])
-    ]  # type: ignore[arg-type]
+        for key, label, fields in move_choices(state, src)
+    ]
     opts.append(option("stay", "Stay put", [], "Give up the remaining movement.", rule="KCARD-4"))
     ask(state, seat, "move", f"Move {name(state, src)}", opts)
 
@@ -333,7 +399,11 @@ def _engaged(state: GameState, u: Unit) -> int:
     """KENG-1/2: enemies (elders never count) on the mover's tile."""
     if u["type"] == "elder":
         return 0
-    return sum(1 for e in at(state, u["tile"]) if e["side"] != u["side"] and e["type"] != "elder")
+    return sum(
+        1
+        for e in at(state, u["tile"])
+        if e["side"] != u["side"] and e["type"] != "elder" and same_side(state, u, e)
+    )  # KLOC-7: on the sewer only the mover's bank counts
 
 
 @step("push", card=True, params={"reach": str})
@@ -463,11 +533,40 @@ def _move(state: GameState, s: dict) -> None:
                 {**s, "paid": True},
             )
             return
-    enemies_there = [e for e in at(state, s["to"]) if e["side"] != u["side"]]
-    u["tile"] = s["to"]
-    state["turn"].setdefault("entered", []).append(s["to"])
-    log(state, "moved", who=name(state, u), tile=tile_name(state, s["to"]))
-    effect = content().tiles[state["tiles"][s["to"]]].get("effect")
+    to = s["to"]
+    if s.get("card"):
+        state["turn"].setdefault("card_moved", []).append(u["id"])
+    if to == u["tile"]:  # KLOC-5: crossing the sewer's water
+        place(state, u, to, s["bank"])
+        log(state, "crosses", who=name(state, u), bank=s["bank"])
+        return
+    enemies_there = [e for e in at(state, to) if e["side"] != u["side"]]
+    landing = s.get("bank")
+    if landing is None and to == sewer(state):
+        landing = (entry_banks(state, u["tile"], to) or [None])[0]  # type: ignore[arg-type]
+    place(state, u, to, landing)
+    state["turn"].setdefault("entered", []).append(to)
+    log(state, "moved", who=name(state, u), tile=tile_name(state, to))
+    for e in state.get("effects", []):  # KMAGIC-5: embers burn an entering enemy
+        if e["kind"] == "halo" and e["tile"] == to and e["side"] != u["side"]:
+            push(
+                state,
+                {
+                    "k": "hit",
+                    "target": u["id"],
+                    "n": 1,
+                    "attack": False,
+                    "block_ok": True,
+                    "why": " in the embers",
+                },
+            )
+    if u["seat"] is None and u["type"] == "demon" and "scorch_on_enter" in traits(u):
+        push(  # KCOOP-16: the tile it enters burns, and so does it
+            state,
+            {"k": "attack_all", "n": 1, "reach": "close", "tile": to, "src": u["id"]},
+            {"k": "hit", "target": u["id"], "n": 1, "attack": False, "why": " from its own fire"},
+        )
+    effect = content().tiles[state["tiles"][to]].get("effect")
     if state["settings"]["locations"] and effect == "nook" and enemies_there:
         push(
             state,
@@ -480,16 +579,14 @@ def _move(state: GameState, s: dict) -> None:
                 "why": " in the shadowy nook",
             },
         )  # KLOC-8
-    if u["type"] == "demon" and flag(state, u, "burn_on_enter"):
-        pass
 
 
 @step("hit")
 def _hit(state: GameState, s: dict) -> None:
     """Damage with its reactions: KDEF-4 redirection, KDEF-2 defending, KDEF-1 blocking."""
     t = unit(state, s["target"])
-    if t is None or s["n"] <= 0:
-        return
+    if t is None or (s["n"] <= 0 and not s.get("spent") and not s.get("ice_spent")):
+        return  # (a fully blocked hit still pays its DEFENSE or frost below)
     src = state["units"].get(s.get("src", ""))
     demon_side = src is not None and src["side"] == "demons"
     # KDEF-4: damage to a guarded elder (not 'all enemies') is taken by a knight there.
@@ -531,6 +628,42 @@ def _hit(state: GameState, s: dict) -> None:
                 ):
                     _offer_defend(state, s, k, t, asked)
                     return
+    # KMAGIC-7: bound souls send an attack's damage to a close imp; what kills the imp is lost.
+    if t["type"] == "demon" and s.get("attack") and not s.get("bound_asked"):
+        if flag(state, t, "shackle"):
+            here = at(state, t["tile"])  # type: ignore[arg-type]
+            imps = [m for m in here if m["type"] == "imp" and same_side(state, t, m)]
+            if imps:
+                _offer_bound(state, s, t, imps)
+                return
+    # KMAGIC-6 / KCOOP-14: a demon with a frost track may spend frost to block.
+    if t.get("ice", 0) >= 1 and (s.get("attack") or s.get("block_ok")) and not s.get("ice_asked"):
+        top = min(t["ice"], s["n"])  # type: ignore[typeddict-item]
+        if t["seat"] is None:  # the co-op AI always blocks as much as it can
+            push(state, {**s, "ice_asked": True, "n": s["n"] - top, "ice_spent": top})
+            return
+        ask(
+            state,
+            t["seat"],
+            "frost",
+            f"{name(state, t)} is about to take {s['n']} damage",
+            [
+                option(
+                    f"frost:{b}",
+                    "Take it all" if b == 0 else f"Spend {b} frost",
+                    [{**s, "ice_asked": True, "n": s["n"] - b, "ice_spent": b}],
+                    f"Lose {s['n'] - b} HEALTH.",
+                    f"{b} frost" if b else "",
+                    "KMAGIC-6",
+                )
+                for b in range(top + 1)
+            ],
+        )
+        return
+    if s.get("ice_spent"):
+        t["ice"] -= s["ice_spent"]  # type: ignore[typeddict-unknown-key]
+        log(state, "frost", who=name(state, t), n=s["ice_spent"])
+        s = {**s, "ice_spent": 0}
     # KDEF-1: a knight targeted by an attack (or allowed by a rule) may block with DEFENSE.
     if (
         t["type"] == "knight"
@@ -574,6 +707,72 @@ def _hit(state: GameState, s: dict) -> None:
     if t["hp"] <= 0:
         t["hp"] = 0
         push(state, {"k": "kill", "unit": t["id"]})
+    elif s.get("attack"):
+        _offer_retribution(state, t)
+
+
+def _offer_bound(state: GameState, s: dict, t: Unit, imps: list[Unit]) -> None:
+    imps = sorted(imps, key=lambda m: (-m["hp"], m["id"]))
+    sends = {
+        m["id"]: [
+            {**s, "target": m["id"], "bound_asked": True, "why": " in its master's place"},
+        ]
+        for m in imps
+    }
+    if t["seat"] is None:  # KCOOP-14: the co-op AI always sends it
+        log(state, "bound", who=name(state, t), imp=name(state, imps[0]))
+        push(state, *sends[imps[0]["id"]])
+        return
+    opts = [
+        option(
+            f"bound:{m['id']}",
+            f"Send it to {name(state, m)}",
+            [{"k": "tell", "e": "bound", "who": name(state, t), "imp": name(state, m)}]
+            + sends[m["id"]],
+            f"{name(state, m)} has {m['hp']} HEALTH; damage beyond that is lost.",
+            rule="KMAGIC-7",
+        )
+        for m in imps
+    ]
+    opts.append(
+        option(
+            "bound:none",
+            "Take it yourself",
+            [{**s, "bound_asked": True}],
+            f"{name(state, t)} has {t['hp']} HEALTH.",
+            rule="KMAGIC-7",
+        )
+    )
+    ask(state, t["seat"], "bound", f"{name(state, t)} is about to take {s['n']} damage", opts)
+
+
+def _offer_retribution(state: GameState, t: Unit) -> None:
+    """KMAGIC-8: once a turn, a hurt character with the power strikes back off its own turn."""
+    n = flag(state, t, "retribution")
+    used = state["turn"].setdefault("retribution", [])
+    if not n or t["seat"] is None or state["turn"].get("unit") == t["id"] or t["id"] in used:
+        return
+    foes = targets(state, t, "near")
+    if not foes:
+        return
+    used.append(t["id"])
+    opts = [
+        option(
+            f"retribution:{f['id']}",
+            f"Strike back at {name(state, f)}",
+            [
+                {"k": "tell", "e": "retribution", "who": name(state, t), "target": name(state, f)},
+                {"k": "hit", "target": f["id"], "n": n, "attack": True, "src": t["id"]},
+            ],
+            f"{n} damage; {name(state, f)} has {f['hp']} HEALTH.",
+            rule="KMAGIC-8",
+        )
+        for f in foes
+    ]
+    opts.append(
+        option("retribution:none", "Let it pass", [], "No damage is dealt back.", rule="KMAGIC-8")
+    )
+    ask(state, t["seat"], "retribution", f"{name(state, t)} may strike back", opts)
 
 
 def _offer_defend(state: GameState, s: dict, k: Unit, t: Unit, asked: list) -> None:
@@ -626,7 +825,8 @@ def _defend_move(state: GameState, s: dict) -> None:
     if k is None:
         return
     k["defense"] -= s["spent"]
-    k["tile"] = s["tile"]
+    ally = state["units"][s["ally"]]
+    place(state, k, s["tile"], ally.get("bank"))  # type: ignore[arg-type]
     log(
         state,
         "defends",
@@ -652,7 +852,10 @@ def _slow(state: GameState, s: dict) -> None:
     from .core import below
 
     card = power[below(state, len(power))]
-    p["slowed"] = {"card": card, "turn": state["turn_no"]}
+    # KSLOW-2: slowed during its own turn (its turn body begun), the card waits for the next one;
+    # slowed before (another player's turn, or its co-op demon's), this turn is the next one.
+    own = state["turn"].get("seat") == t["seat"] and state["turn"].get("unit") is not None
+    p["slowed"] = {"card": card, "turn": state["turn_no"], "own": own}
     log(state, "slowed", who=name(state, t))
 
 
@@ -663,6 +866,7 @@ def _kill(state: GameState, s: dict) -> None:
     if u["tile"] is None:
         return
     log(state, "killed", who=name(state, u))
+    tile = u["tile"]
     u["tile"] = None
     if u["type"] == "elder":
         add_score(state, "demons", 2, "an elder fell")
@@ -680,6 +884,10 @@ def _kill(state: GameState, s: dict) -> None:
             state["supply"]["bone_crawler"] += 1
             del state["units"][m["id"]]
     del state["units"][u["id"]]
+    if u["seat"] is None and u["type"] == "demon":
+        from .coop import on_death
+
+        push(state, *on_death(state, u, tile))
     if u["type"] == "knight":
         add_score(state, "demons", 1, "a knight fell")
     else:
@@ -689,3 +897,71 @@ def _kill(state: GameState, s: dict) -> None:
     from .turns import replace_character
 
     replace_character(state, u)
+
+
+@step("tell")
+def _tell(state: GameState, s: dict) -> None:
+    """Log one event chosen with an option (its data travels in the step)."""
+    log(state, s["e"], **{k: v for k, v in s.items() if k not in ("k", "e")})
+
+
+@step("halo", card=True, params={})
+def _halo(state: GameState, s: dict) -> None:
+    """KMAGIC-5: ring the source's tile with embers until its slot's next turn."""
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    state.setdefault("effects", []).append(  # type: ignore[typeddict-item]
+        {"kind": "halo", "tile": src["tile"], "slot": src["slot"], "side": src["side"]}
+    )
+    log(state, "halo", tile=tile_name(state, src["tile"]))
+
+
+@step("gaze", card=True, params={})
+def _gaze(state: GameState, s: dict) -> None:
+    """KCOOP-15: slow a close knight or deal 1 damage to a close golem (the players choose)."""
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    cands = [
+        u
+        for u in at(state, src["tile"])  # type: ignore[arg-type]
+        if u["side"] != src["side"]
+        and same_side(state, src, u)
+        and (u["type"] == "knight" or u["type"].endswith("golem"))
+    ]
+    if not cands:
+        log(state, "no_target", who=name(state, src), what="its stare")
+        return
+    seat = controller(state, src)
+    coop = seat is None
+    if coop:
+        seat = captain(state, "knights")
+    opts = [
+        option(
+            f"gaze:{u['id']}",
+            f"Slow {name(state, u)}" if u["type"] == "knight" else f"1 damage to {name(state, u)}",
+            [{"k": "slow", "target": u["id"]}]
+            if u["type"] == "knight"
+            else [{"k": "hit", "target": u["id"], "n": 1, "attack": True, "src": src["id"]}],
+            "A slowed knight's player loses the use of one card next turn."
+            if u["type"] == "knight"
+            else f"{name(state, u)} has {u['hp']} HEALTH.",
+            rule="KCOOP-15",
+        )
+        for u in cands
+    ]
+    if not coop:
+        opts.append(option("forgo", "Forgo the stare", [], "Give up this effect.", rule="KCARD-4"))
+    ask(state, seat, "gaze", f"{name(state, src)} stares: choose its victim", opts)  # type: ignore[arg-type]
+
+
+@step("gain_ice")
+def _gain_ice(state: GameState, s: dict) -> None:
+    """KMAGIC-6: frost rises, never beyond the top of its track."""
+    u = unit(state, s["src"])
+    if u is None or not u.get("max_ice"):
+        return
+    before = u["ice"]  # type: ignore[typeddict-item]
+    u["ice"] = min(u["max_ice"], before + s["n"])  # type: ignore[typeddict-item,typeddict-unknown-key]
+    log(state, "frost_gain", who=name(state, u), n=u["ice"] - before)  # type: ignore[typeddict-item]

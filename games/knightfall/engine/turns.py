@@ -6,7 +6,7 @@ from .board import CENTRE, CORNERS, at, name, neighbours, tile_name
 from .content import BACKS, content
 from .core import GameState, Slot, Unit, ask, event, log, option, push, shuffle, step
 from .powers import turn_start
-from .steps import SUPPLY, controller, targets, unit
+from .steps import SUPPLY, clear_halos, controller, move_choices, place, targets, unit
 
 event("round", "Round {n} begins.")
 event("turn", "{who}'s turn.")
@@ -51,7 +51,7 @@ def make_character(state: GameState, cid: str, seat: int | None, slot: int, fres
         "type": c["team"][:-1],
         "side": c["team"],
         "tile": None,
-        "hp": c["health"],
+        "hp": c.get("enters_at", c["health"]),  # KMAGIC-4
         "max_hp": maxhp,
         "char": cid,
         "seat": seat,
@@ -60,6 +60,8 @@ def make_character(state: GameState, cid: str, seat: int | None, slot: int, fres
         "defense": 0,
         "max_def": 0,
     }
+    if "ice" in c:  # KSET-6: an extra track starts at its card's value
+        u["ice"], u["max_ice"] = c["ice"]["start"], c["ice"]["max"]
     if c["team"] == "knights":
         u["max_def"] = c["max_defense"] + (1 if c["power"]["kind"] == "ironskin" else 0)
         u["defense"] = c["defense"] if fresh else 1
@@ -203,7 +205,7 @@ def _place_knight(state: GameState, s: dict) -> None:
 @step("put")
 def _put(state: GameState, s: dict) -> None:
     u = state["units"][s["unit"]]
-    u["tile"] = s["tile"]
+    place(state, u, s["tile"])
     log(state, "enters", who=name(state, u), tile=tile_name(state, s["tile"]))
 
 
@@ -317,6 +319,7 @@ def _begin_turn(state: GameState, s: dict) -> None:
 @step("enter")
 def _enter(state: GameState, s: dict) -> None:
     u = state["units"][s["unit"]]
+    clear_halos(state, u["slot"])  # KDEATH-7: the embers stay only until the new one enters
     if u["type"] == "demon":
         push(state, {"k": "put", "unit": u["id"], "tile": CENTRE})
     else:
@@ -333,6 +336,7 @@ def _turn_body(state: GameState, s: dict) -> None:
         return
     state["turn"]["unit"] = u["id"]
     log(state, "turn", who=name(state, u))
+    clear_halos(state, state["slot"])  # KMAGIC-5
     steps = turn_start(state, u)
     for m in list(state["units"].values()):
         if m.get("owner_slot") == state["slot"] and m["tile"] is not None:
@@ -430,20 +434,25 @@ def _ways(state: GameState, cid: str, seat: int, minor_only: bool) -> list:
     return out
 
 
+def _slowed_now(state: GameState, slowed: dict) -> bool:
+    """KSLOW-3: a card slowed during its owner's own turn waits for the owner's next turn."""
+    return bool(slowed.get("own")) and slowed["turn"] == state["turn_no"]
+
+
 def usable(state: GameState, seat: int) -> list[str]:
     """Cards the active player must still use this turn (KTURN-3, KSLOW-3, KVAR-5)."""
     p = state["players"][seat]
     slowed = p["slowed"]
     cards = [
-        c
-        for c in p["hand"]
-        if not (slowed and slowed["card"] == c and slowed["turn"] >= state["fx"]["turn0"])
+        c for c in p["hand"] if not (slowed and slowed["card"] == c and _slowed_now(state, slowed))
     ]
     if state["settings"]["five_card"]:
         power = [c for c in cards if not c.startswith("basic")]
         keepable = [c for c in power if not (slowed and slowed["card"] == c)]
         if len(power) <= 1 and (len(power) == 0 or keepable):
             cards = [c for c in cards if c.startswith("basic")]
+        elif len(power) == 2 and len(keepable) == 1:  # the slowed card is never the one kept
+            cards = [c for c in cards if c not in keepable]
     return cards
 
 
@@ -453,7 +462,6 @@ def _menu(state: GameState, s: dict) -> None:
     if state["units"].get(state["turn"]["unit"] or "") is None:
         push(state, {"k": "end_turn"})
         return
-    state["fx"]["turn0"] = state["fx"].get("turn0_for", {}).get(str(seat), state["turn_no"])
     cards = usable(state, seat)
     if not cards:
         push(state, {"k": "end_turn"})
@@ -478,6 +486,22 @@ def _menu(state: GameState, s: dict) -> None:
                     ],
                     "Gain 2 magic symbols (one use of your ability).",
                     rule="KLOC-9",
+                )
+            )
+    if u.get("max_ice"):  # KMAGIC-6: on its own turn, a power card for 2 frost
+        for cid in dict.fromkeys(cards):
+            if cid.startswith("basic") or (p["slowed"] and p["slowed"]["card"] == cid):
+                continue
+            opts.append(
+                option(
+                    f"frost:{cid}",
+                    f"Discard {_card(cid)['name']} for 2 frost",
+                    [
+                        {"k": "used", "seat": seat, "card": cid, "how": "frost"},
+                        {"k": "gain_ice", "n": 2, "src": u["id"]},
+                    ],
+                    f"Frost {u['ice']} of {u['max_ice']}; each frost blocks 1 damage.",
+                    rule="KMAGIC-6",
                 )
             )
     push(state, {"k": "menu"})
@@ -546,7 +570,6 @@ def _end_turn(state: GameState, s: dict) -> None:
     seat = state["turn"]["seat"]
     if seat is not None and not s.get("skip"):
         fill_hand(state, seat)
-        state["fx"].setdefault("turn0_for", {})[str(seat)] = state["turn_no"] + 1
     state["turn"]["magic"] = 0  # KMAGIC-2: an unpaired symbol is lost
     state["slot"] += 1
     if state["slot"] >= len(state["slots"]):
@@ -566,16 +589,52 @@ def _end_round(state: GameState, s: dict) -> None:
     if state["result"] is not None:
         return
     steps: list[dict] = []
-    for kind in ("stone_golem", "imp"):
-        for m in sorted(state["units"].values(), key=lambda x: x["id"]):
-            if m["type"] == kind and m["tile"] is not None:
-                steps.append({"k": "minion_act", "unit": m["id"], "left": 2})
+    steps += [{"k": "minions_next", "kind": kind, "done": []} for kind in ("stone_golem", "imp")]
     golems = (
         4 if state["settings"]["players"] == 5 and state["settings"]["mode"] == "standard" else 1
     )
     steps += [{"k": "place_golem"}] * golems
     steps += [{"k": "spawn", "minion": "imp", "where": "seal"}, {"k": "begin_round"}]
     push(state, *steps)
+
+
+@step("minions_next")
+def _minions_next(state: GameState, s: dict) -> None:
+    """KMIN-6: each minion of a kind takes both its actions in turn, in the order its team picks."""
+    left = [
+        m
+        for m in sorted(state["units"].values(), key=lambda x: x["id"])
+        if m["type"] == s["kind"] and m["tile"] is not None and m["id"] not in s["done"]
+    ]
+    if not left:
+        return
+    seat = controller(state, left[0])
+
+    def go(m: Unit) -> list[dict]:
+        return [
+            {"k": "minion_act", "unit": m["id"], "left": 2},
+            {**s, "done": s["done"] + [m["id"]]},
+        ]
+
+    if seat is None or len(left) == 1:
+        push(state, *go(left[0]))
+        return
+    ask(
+        state,
+        seat,
+        "minion_order",
+        f"Which {s['kind'].replace('_', ' ')} acts next?",
+        [
+            option(
+                f"next:{m['id']}",
+                f"{name(state, m)} on the {tile_name(state, m['tile'])}",
+                go(m),
+                "It takes both its actions before the next one acts.",
+                rule="KMIN-6",
+            )
+            for m in left
+        ],
+    )
 
 
 @step("place_golem")
@@ -629,14 +688,14 @@ def _minion_act(state: GameState, s: dict) -> None:
     ]
     opts += [
         option(
-            f"m:{m['id']}:move:{t}",
-            f"{name(state, m)} moves to the {tile_name(state, t)}",
-            [{"k": "move", "unit": m["id"], "to": t, "own": True}, nxt],
+            f"m:{m['id']}:move:{key}",
+            f"{name(state, m)}: {label[0].lower()}{label[1:]}",
+            [{"k": "move", "unit": m["id"], "own": True, **fields}, nxt],
             "Moving away from enemies costs disengagement damage.",
             rule="KENG-6",
         )
-        for t in neighbours(m["tile"])
-    ]  # type: ignore[arg-type]
+        for key, label, fields in move_choices(state, m)
+    ]
     if wounded:
         opts.append(
             option(
