@@ -52,7 +52,9 @@ def _name(item: dict) -> str:
 
 
 def _words(clarification: object) -> str:
-    """A character's co-op clarification (one sentence, or a list of them) as one text."""
+    """A character's co-op clarification ({"text", "traits"}, a sentence, or a list) as text."""
+    if isinstance(clarification, dict):
+        clarification = clarification.get("text", "")
     if isinstance(clarification, list):
         return " ".join(str(line) for line in clarification)
     return str(clarification or "")

@@ -63,7 +63,8 @@ def test_three_players_the_lone_player_keeps_two_of_three_and_the_pair_one_of_tw
         sizes = {}
         while s["prompt"]["kind"] == "characters":
             seat = s["prompt"]["seat"]
-            sizes[seat] = len(keys(s))
+            assert keys(s)[-1] == "keep:dice"  # or let the dice decide
+            sizes[seat] = len(keys(s)) - 1
             s = pick(s, keys(s)[0])
         for p in s["players"]:
             assert sizes[p["seat"]] == (6 if p["team"] == lone else 2)  # 3x2 ordered, or 2
@@ -87,7 +88,7 @@ def test_characters_start_at_their_cards_health_and_knights_at_their_cards_defen
 @pytest.mark.parametrize(("n", "choices"), [(1, 6), (2, 2), (3, 2)])
 def test_coop_players_keep_knights_and_each_knight_gets_a_demon(n: int, choices: int) -> None:
     s = api.new_game({"mode": "coop", "players": n}, 4)
-    assert len(keys(s)) == choices
+    assert len(keys(s)) == choices + 1 and keys(s)[-1] == "keep:dice"
     s = start(mode="coop", players=n, seed=4)
     knights = [sl for sl in s["slots"] if sl["team"] == "knights"]
     assert len(knights) == (2 if n == 1 else n) == len(s["slots"])
