@@ -27,6 +27,12 @@ class Command(BaseCommand):
         parser.add_argument("--sqlite", action="store_true", help="a SQLite file, not PostgreSQL")
         parser.add_argument("--postgres", default=None, help="PostgreSQL server URL (no db name)")
         parser.add_argument("--json", action="store_true", help="print the report as JSON")
+        parser.add_argument(
+            "--presence-wait",
+            type=float,
+            default=90.0,
+            help="seconds to wait, after the watchers close, for every presence row to go",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         from bench import servers
@@ -40,6 +46,7 @@ class Command(BaseCommand):
             redis_restart_at=options["redis_restart_at"],
             sample_seconds=max(1.0, options["sample_seconds"]),
             bot_delay_ms=max(0, min(options["bot_delay_ms"], 60_000)),
+            presence_wait=max(1.0, min(options["presence_wait"], 3600.0)),
             postgres=None
             if options["sqlite"]
             else (options["postgres"] or servers.DEFAULT_POSTGRES),
