@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import json
 
 import orjson
 
@@ -172,11 +171,11 @@ def view(state: GameState, seat: int | None) -> dict:
 
 
 def to_json(state: GameState) -> str:
-    return json.dumps(state, sort_keys=True)
+    return orjson.dumps(state, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 def from_json(text: str) -> GameState:
-    return json.loads(text)
+    return orjson.loads(text)
 
 
 def version(state: GameState) -> int:
