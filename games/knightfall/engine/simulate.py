@@ -208,7 +208,7 @@ def chart(rep: dict, path: Path) -> None:
     d = [100 * r["demons_rate"] for r in rows]
     u = [100 * r["unfinished_rate"] for r in rows]
     x = range(len(rows))
-    fig, ax = plt.subplots(figsize=(max(5.0, 1.1 * len(rows) + 2), 4.2))
+    fig, ax = plt.subplots(figsize=(max(7.0, 1.1 * len(rows) + 2), 4.2))
     ax.bar(x, k, color="#5b7fa6", label="knights")
     ax.bar(x, d, bottom=k, color="#a65b5b", label="demons")
     if any(u):
