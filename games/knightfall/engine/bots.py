@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .board import CORNERS, at, distance, guarded, neighbours, on_board
+from .board import at, distance, guarded, neighbours, on_board
 from .content import content
 from .core import GameState, Unit
 
@@ -534,5 +534,3 @@ def heuristic_bot(state: GameState, seat: int, options: list[dict], rnd: random.
 
 
 BOTS: dict[str, Bot] = {"heuristic": heuristic_bot, "random": random_bot}
-
-__all__ = ["BOTS", "Bot", "CORNERS", "heuristic_bot", "random_bot"]
