@@ -18,7 +18,7 @@ DEFAULTS = {
     "five_card": False,
     "experienced": False,
     "locations": True,
-    "door": 15,
+    "door": 28,
     "lone_team": "demons",
 }
 

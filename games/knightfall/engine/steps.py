@@ -27,7 +27,7 @@ from .content import content
 from .core import GameState, Unit, ask, event, log, option, push, step
 from .powers import flag, traits
 
-SUPPLY = {"imp": 6, "stone_golem": 8, "bone_crawler": 4, "ice_golem": 3, "slag_golem": 3}
+SUPPLY = {"imp": 6, "stone_golem": 7, "bone_crawler": 4, "ice_golem": 3, "slag_golem": 3}
 MINION_HP = {"imp": 2, "stone_golem": 2, "bone_crawler": 1, "ice_golem": 2, "slag_golem": 2}
 
 event("damage", "{who} takes {n} damage{why}.")
