@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.knightfall.engine.board import CENTRE, CORNERS
+from games.knightfall.engine.content import content
 
 from .rig import (
     at,
@@ -62,7 +63,7 @@ def test_a_new_knight_takes_the_slot_at_its_next_turn_on_any_corner_with_one_def
     s = pick(s, "corner:2")  # occupied by another knight: allowed
     new = s["units"][s["slots"][slot]["unit"]]
     assert (new["char"], new["tile"], new["seat"], new["slot"]) == ("bell_ringer", 2, seat, slot)
-    assert new["defense"] == 1 and new["hp"] == 6
+    assert new["defense"] == 1 and new["hp"] == content().chars["bell_ringer"]["health"]
 
 
 @pytest.mark.rule("KDEATH-5")
