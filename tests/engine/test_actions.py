@@ -287,7 +287,7 @@ def test_confront_successes_are_lost_on_leaving_on_camp_and_when_another_hero_de
     s = act(s, 0, key)
     assert s.encounters["e.lost_lantern"]["progress"]["0"]["n"] == 1
     s = T.begin_turn(s, 0)
-    s = act(s, 0, "camp")
+    s = T.make_camp(s, 0)
     assert s.encounters["e.lost_lantern"]["progress"] == {}
     # another hero's defeat of it removes everyone's successes with the card
     s.encounters["e.lost_lantern"]["progress"]["0"] = {"attr": key.split(":")[2], "n": 1}

@@ -150,7 +150,7 @@ def test_an_eliminated_hero_takes_no_more_turns():
     for _ in range(6):
         assert s.turn != 0
         s = (
-            act(s, s.waiting_for[0], "camp")
+            T.make_camp(s, s.waiting_for[0])
             if "camp" in keys(s, s.waiting_for[0])
             else act(s, s.waiting_for[0], keys(s, s.waiting_for[0])[0])
         )
@@ -375,7 +375,7 @@ def test_a_veil_deed_veils_the_card_until_dawn():
 @pytest.mark.rule("DEED-5")
 def test_a_team_offer_is_accepted_from_the_other_seat_even_after_making_camp():
     s = game()
-    s = act(s, 1, "camp")
+    s = T.make_camp(s, 1)
     assert s.heroes[1]["camped"]
     s = act(s, 0, "team:1")
     assert s.waiting_for == [1] and set(keys(s, 1)) == {"accept", "decline"}

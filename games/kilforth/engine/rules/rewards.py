@@ -200,15 +200,19 @@ def _trophy(state: State, s: dict) -> None:
         log(state, "trophy", seat=seat, card=cid, forced=True)
         push(state, *steps)
         return
+    gives = _trophy_text(cid)
     ask(
         state,
         seat,
         "trophy",
-        f"Take the trophy of {name(cid)}?",
+        f"Take the trophy of {name(cid)}: {gives}?",
         [
             option(
                 "take",
-                "Take the trophy",
+                # What the trophy gives ("Gain 1 fate"), as the card's text says.
+                "Take the trophy"
+                if gives == "its trophy benefit"
+                else gives[:1].upper() + gives[1:],
                 [{"k": "trophy_taken", "seat": seat, "enc": cid}, *steps],
                 explain=finish(f"Take the trophy of {name(cid)}: {_trophy_text(cid)}"),
                 rule="REW-4",
