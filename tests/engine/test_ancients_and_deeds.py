@@ -3,6 +3,7 @@ import pytest
 from games.kilforth.engine import act, legal
 from games.kilforth.engine import testing as T
 from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.events import name_people, person_ref
 from games.kilforth.engine.rules.ancients import ancient_stats
 from games.kilforth.engine.rules.position import card, loc_index, name
 
@@ -201,6 +202,21 @@ def test_a_gloomed_location_of_another_terrain_brings_no_plot():
 
 
 # ------------------------------------------------------------------------------ deeds
+
+
+@pytest.mark.rule("DEED-2", "DEED-5")
+def test_offers_name_the_other_hero_as_a_person_and_never_by_its_hero_title():
+    s = game()
+    T.set_hero(s, 1, gold=2)
+    offer = next(c for c in legal(s, 1) if c.key == "give:0:gold")
+    assert offer.label == f"Offer 1 gold to {person_ref(0)}"
+    assert offer.data == {"verb": "give", "target": 0, "what": "gold"}
+    title = s.heroes[0]["name"]
+    for c in legal(s, 1):
+        assert title not in c.label + c.explain, c.key
+    asked = act(s, 1, "give:0:gold")
+    assert asked.prompt["text"] == f"{person_ref(1)} offers you 1 gold"
+    assert name_people(asked.prompt["text"], {1: "Brenna"}.get) == "Brenna offers you 1 gold"
 
 
 @pytest.mark.rule("DEED-2")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.kilforth.engine.cards.catalogue import REWARD_FOR
 from games.kilforth.engine.cards.effects import discard_card, draw, to_hand
 from games.kilforth.engine.cards.steps import ask, bind, option, push, step
-from games.kilforth.engine.events import article, event
+from games.kilforth.engine.events import article, event, person_ref
 from games.kilforth.engine.rules.explain import finish
 from games.kilforth.engine.rules.position import card, keywords_of, name, remove_encounter, team_of
 from games.kilforth.engine.state import State, log
@@ -51,9 +51,9 @@ def _claim_reward(state: State, s: dict) -> None:
         opts = [
             option(
                 f"give:{m}",
-                f"Give the reward to {state.heroes[m]['name']}",
+                "Keep the reward yourself" if m == seat else f"Give the reward to {person_ref(m)}",
                 [{"k": "reward_steps", "seat": m, "enc": cid, "own": own_token and m == seat}],
-                explain=f"{'You take' if m == seat else state.heroes[m]['name'] + ' takes'} the "
+                explain=f"{'You take' if m == seat else person_ref(m) + ' takes'} the "
                 f"reward for {name(cid)}: its loot, rumour and trophy steps.",
                 rule="DEED-8",
                 topic="team",
