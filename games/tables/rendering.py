@@ -274,7 +274,10 @@ def render_table_live(
         context["my_turn"] = (
             my_seat is not None and my_seat in waiting and context["standing_in"] is None
         )
-        online_seats = {s.number for s in snapshot.seats if s.player_id in context["online"]}
+        # A seat a bot plays is always there to play: never shown as an absent person.
+        online_seats = {
+            s.number for s in snapshot.seats if s.player_id in context["online"] or s.bot
+        }
         board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
         context["board"] = board_frame(board, kit.version(snapshot.game), table.game)
         context["clocks"] = clocks.seat_clocks(table, snapshot.seats)

@@ -25,7 +25,7 @@ from .identity import (
     player_from_session,
     remember_player,
 )
-from .models import Action, Game, Table, TableStatus
+from .models import Action, Game, Seat, Table, TableStatus
 from .rendering import load_snapshot, lobby_page_count, lobby_tables, render_table_live
 
 View = Callable[..., HttpResponse]
@@ -203,7 +203,7 @@ def game_log(request: HttpRequest, slug: str) -> HttpResponse:
     player = player_from_session(request.session)
     seats = list(table.seats.select_related("player"))
     mine = next((s.number for s in seats if player and s.player_id == player.pk), None)
-    players = {s.number: (s.player.name if s.player else f"Bot ({s.bot})") for s in seats}
+    players = {s.number: _seat_name(table, s) for s in seats}
     kit = kits.kit_for(table)
     html = kit.render_full_log(kit.load(game.state), mine, players, game.history())
     return render(request, "tables/game_log.html", {"table": table, "log": html})
@@ -222,7 +222,7 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
     step = _int_param(request, "step", last, 0, last)
     ended = table.status in (TableStatus.FINISHED, TableStatus.CLOSED)
     seats = list(table.seats.select_related("player").order_by("number"))
-    players = {s.number: (s.player.name if s.player else f"Bot ({s.bot})") for s in seats}
+    players = {s.number: _seat_name(table, s) for s in seats}
     # While the game runs a replay shows the public board only: hands are not yet history.
     seat = _int_param(request, "seat", -1, -1, len(seats) - 1) if ended else -1
     viewer = seat if seat >= 0 else None
@@ -254,6 +254,13 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tables/replay.html", context)
 
 
+def _seat_name(table: Table, seat: Seat) -> str:
+    """The name a seat goes by in a game's log and replay: its player's, or its bot's."""
+    if seat.player:
+        return seat.player.name
+    return f"Bot ({kits.bot_label(table.game, seat.bot)})"
+
+
 def _int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:
     """A whole-number query parameter clamped to [low, high]; `default` when absent or bad."""
     try:
@@ -267,6 +274,15 @@ def join_by_invite(request: HttpRequest, token: str) -> HttpResponse:
     # A closed table's links are dead, like links the host replaced.
     table = get_object_or_404(Table.objects.exclude(status=TableStatus.CLOSED), invite_token=token)
     grant_access(request.session, table, PLAYER_ACCESS)
+    player = player_from_session(request.session)
+    seated = player is not None and table.seats.filter(player=player).exists()
+    if not table.is_open and not seated:
+        # Seats are only taken before the start: say why the invite now only lets them watch.
+        messages.info(
+            request,
+            "This game had already started when you followed the invite, so there is no seat "
+            "for you now: you are watching.",
+        )
     return redirect(table)
 
 

@@ -6,6 +6,7 @@ import random
 from functools import lru_cache
 
 from games.kilforth.engine import Settings, State, act, legal, new_game
+from games.kilforth.engine.bots.play import random_bot
 
 CONFIGS = [
     ("gloom", "solo", 1),
@@ -28,7 +29,7 @@ def playout(edition: str, mode: str, heroes: int, seed: int = 7) -> tuple[State,
     states = [state]
     while state.result is None and len(states) < 5000:
         seat = state.waiting_for[0]
-        state = act(state, seat, r.choice(legal(state, seat)).key)
+        state = act(state, seat, random_bot(state, seat, legal(state, seat), r))
         states.append(state)
     return tuple(states)
 

@@ -10,7 +10,9 @@ import pytest
 
 from games.kilforth.board import board_context, render_board
 from games.kilforth.board.card_facts import card, card_name
+from games.kilforth.board.log_text import describe
 from games.kilforth.engine import view
+from games.kilforth.engine.events import name_people
 
 from .games import CONFIGS, players, playout, sample
 
@@ -162,9 +164,10 @@ def test_the_prompt_text_and_each_label_are_shown_to_the_deciding_seat():
     v = view(state, seat)
     html = render(state, seat)
     text = " ".join(scan(html).text)
-    assert v["prompt"]["text"] in text
+    names = players(len(state.heroes)).get
+    assert name_people(v["prompt"]["text"], names) in text
     for o in v["prompt"]["options"]:
-        assert o["label"] in text
+        assert name_people(o["label"], names) in text
 
 
 @pytest.mark.rule("HIDE-2")
@@ -386,3 +389,26 @@ def test_a_test_awaiting_a_fate_decision_is_the_newest_dice_on_the_board():
     assert "No dice rolled yet" not in dice
     assert dice.count('class="die') >= len(v["test"]["faces"])
     assert "waits on a fate decision" in dice
+
+
+def test_the_decision_names_other_players_by_their_names_never_by_their_hero_titles():
+    from games.kilforth.engine import act
+    from games.kilforth.engine import testing as T
+
+    state = T.scenario(heroes=2, seed=3)
+    T.set_hero(state, 0, gold=2, hp=2)
+    T.begin_turn(state, 0)
+    title = state.heroes[1]["name"]
+    html = render(state, 0)
+    assert "Offer 1 gold to Bea" in html and f"Offer 1 gold to {title}" not in html
+    assert "{person:" not in html
+    asked = act(state, 0, "give:1:gold")
+    html = render(asked, 1)
+    assert "Ann offers you 1 gold" in html and "{person:" not in html
+    chose = {"e": "decision", "seat": 0, "label": "Offer 1 gold to {person:1}"}
+    line = describe(chose, ann_and_bea)
+    assert line.text == "Ann chose: Offer 1 gold to Bea."
+
+
+def ann_and_bea(seat: int | None) -> str:
+    return {0: "Ann", 1: "Bea"}.get(seat, "Someone")

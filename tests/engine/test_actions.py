@@ -1,7 +1,8 @@
 import pytest
 
-from games.kilforth.engine import IllegalAction, act
+from games.kilforth.engine import IllegalAction, act, legal
 from games.kilforth.engine import testing as T
+from games.kilforth.engine.events import name_people, person_ref
 from games.kilforth.engine.rules.position import card, destinations, loc_index, neighbours
 
 from .kit import alone, empty_hand, events, game, keys, loc_of_terrain, no_fate, prompt
@@ -287,7 +288,7 @@ def test_confront_successes_are_lost_on_leaving_on_camp_and_when_another_hero_de
     s = act(s, 0, key)
     assert s.encounters["e.lost_lantern"]["progress"]["0"]["n"] == 1
     s = T.begin_turn(s, 0)
-    s = act(s, 0, "camp")
+    s = T.make_camp(s, 0)
     assert s.encounters["e.lost_lantern"]["progress"] == {}
     # another hero's defeat of it removes everyone's successes with the card
     s.encounters["e.lost_lantern"]["progress"]["0"] = {"attr": key.split(":")[2], "n": 1}
@@ -408,6 +409,23 @@ def test_heal_buys_hp_for_any_hero_here_at_one_gold_each():
     assert sorted(keys(s, 0)) == ["hp:0", "hp:1"]
     s = answer_all(s, 0, "hp:0", "hp:1", "done")
     assert s.heroes[0]["hp"] == 3 and s.heroes[1]["hp"] == 4 and s.heroes[0]["gold"] == 1
+
+
+@pytest.mark.rule("MKT-2")
+def test_healing_at_the_market_says_yourself_for_the_buyer_and_names_another_as_a_person():
+    s = game()
+    T.set_hero(s, 0, gold=3, hp=2)
+    T.set_hero(s, 1, hp=3)
+    no_fate(s)
+    T.begin_turn(s, 0)
+    s = answer_all(s, 0, "market", "heal")
+    labels = {c.key: c for c in legal(s, 0)}
+    assert labels["hp:0"].label == "Buy 1 HP for yourself (1 gold)"
+    # The engine knows seats, not players' names: the board fills in the person.
+    assert labels["hp:1"].label == f"Buy 1 HP for {person_ref(1)} (1 gold)"
+    assert s.heroes[1]["name"] not in labels["hp:1"].label + labels["hp:1"].explain
+    assert name_people(labels["hp:1"].label, {1: "Brenna"}.get) == "Buy 1 HP for Brenna (1 gold)"
+    assert labels["hp:1"].data == {"verb": "buy_hp", "target": 1}
 
 
 def answer_all(s, seat, *ks):

@@ -3,6 +3,7 @@ import pytest
 from games.kilforth.engine import act, legal
 from games.kilforth.engine import testing as T
 from games.kilforth.engine.cards.catalogue import content
+from games.kilforth.engine.events import name_people, person_ref
 from games.kilforth.engine.rules.ancients import ancient_stats
 from games.kilforth.engine.rules.position import card, loc_index, name
 
@@ -150,7 +151,7 @@ def test_an_eliminated_hero_takes_no_more_turns():
     for _ in range(6):
         assert s.turn != 0
         s = (
-            act(s, s.waiting_for[0], "camp")
+            T.make_camp(s, s.waiting_for[0])
             if "camp" in keys(s, s.waiting_for[0])
             else act(s, s.waiting_for[0], keys(s, s.waiting_for[0])[0])
         )
@@ -201,6 +202,21 @@ def test_a_gloomed_location_of_another_terrain_brings_no_plot():
 
 
 # ------------------------------------------------------------------------------ deeds
+
+
+@pytest.mark.rule("DEED-2", "DEED-5")
+def test_offers_name_the_other_hero_as_a_person_and_never_by_its_hero_title():
+    s = game()
+    T.set_hero(s, 1, gold=2)
+    offer = next(c for c in legal(s, 1) if c.key == "give:0:gold")
+    assert offer.label == f"Offer 1 gold to {person_ref(0)}"
+    assert offer.data == {"verb": "give", "target": 0, "what": "gold"}
+    title = s.heroes[0]["name"]
+    for c in legal(s, 1):
+        assert title not in c.label + c.explain, c.key
+    asked = act(s, 1, "give:0:gold")
+    assert asked.prompt["text"] == f"{person_ref(1)} offers you 1 gold"
+    assert name_people(asked.prompt["text"], {1: "Brenna"}.get) == "Brenna offers you 1 gold"
 
 
 @pytest.mark.rule("DEED-2")
@@ -375,7 +391,7 @@ def test_a_veil_deed_veils_the_card_until_dawn():
 @pytest.mark.rule("DEED-5")
 def test_a_team_offer_is_accepted_from_the_other_seat_even_after_making_camp():
     s = game()
-    s = act(s, 1, "camp")
+    s = T.make_camp(s, 1)
     assert s.heroes[1]["camped"]
     s = act(s, 0, "team:1")
     assert s.waiting_for == [1] and set(keys(s, 1)) == {"accept", "decline"}

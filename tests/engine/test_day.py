@@ -1,6 +1,6 @@
 import pytest
 
-from games.kilforth.engine import IllegalAction, act
+from games.kilforth.engine import IllegalAction, act, legal
 from games.kilforth.engine import testing as T
 from games.kilforth.engine.rules.position import card
 
@@ -10,7 +10,7 @@ from .kit import alone, events, game, keys, no_fate, prompt
 def camp_all(s):
     day = s.day
     while s.day == day and s.phase == "daylight" and s.prompt and s.prompt["kind"] == "turn":
-        s = act(s, s.prompt["seat"], "camp")
+        s = T.make_camp(s, s.prompt["seat"])
     return s
 
 
@@ -18,14 +18,31 @@ def camp_all(s):
 def test_when_every_hero_has_made_camp_night_falls_and_a_new_day_begins():
     s = game(heroes=2)
     assert s.day == 1 and s.phase == "daylight"
-    s = act(s, 1, "camp")
+    s = T.make_camp(s, 1)
     assert s.phase == "daylight" and s.waiting_for == [0]
-    s = act(s, 0, "camp")
+    s = T.make_camp(s, 0)
     assert events(s, "night")
     s = T.play_until(s, s.first, "turn")
     order = [e["e"] for e in s.log]
     assert order.index("night") < order.index("night_card") < order.index("dawn")
     assert s.day == 2 and s.phase == "daylight"
+
+
+@pytest.mark.rule("DAY-6")
+def test_making_camp_with_ap_left_asks_first_and_going_back_keeps_the_turn():
+    s = game(heroes=2)
+    ap = s.heroes[1]["ap"]
+    asked = act(s, 1, "camp")
+    assert prompt(asked) == (1, "camp_confirm")
+    assert asked.prompt["text"] == f"Make camp with {ap} AP unused?"
+    assert not asked.heroes[1]["camped"] and asked.heroes[1]["ap"] == ap
+    assert {c.data["verb"] for c in legal(asked, 1)} == {"confirm", "back"}
+    back = act(asked, 1, "back")
+    assert prompt(back) == (1, "turn") and back.heroes[1]["ap"] == ap
+    assert "camp" in keys(back, 1)
+    camped = act(asked, 1, "confirm")
+    assert camped.heroes[1]["camped"] and camped.heroes[1]["ap"] == 0
+    assert camped.waiting_for == [0]
 
 
 @pytest.mark.rule("DAY-2")
@@ -98,7 +115,7 @@ def test_after_an_action_the_hero_engages_enemies_at_its_location():
 @pytest.mark.rule("DAY-6")
 def test_making_camp_discards_ap_and_the_hero_takes_no_more_turns():
     s = game(heroes=2)
-    s = act(s, 1, "camp")
+    s = T.make_camp(s, 1)
     assert s.heroes[1]["ap"] == 0 and s.heroes[1]["camped"]
     s = act(s, 0, "hide")
     assert s.turn == 0  # seat 1 is skipped
@@ -118,11 +135,11 @@ def test_a_hero_with_zero_ap_must_make_camp():
 def test_in_shadows_the_first_hero_to_make_camp_takes_the_first_hero_marker_at_once():
     s = game(edition="shadows", heroes=3)
     s = act(s, 1, "hide")
-    s = act(s, 2, "camp")
+    s = T.make_camp(s, 2)
     assert s.first == 2
-    s = act(s, 0, "camp")
+    s = T.make_camp(s, 0)
     assert s.first == 2
-    s = act(s, 1, "camp")
+    s = T.make_camp(s, 1)
     s = T.play_until(s, 2, "turn")
     assert s.day == 2 and s.turn == 2
 
@@ -132,12 +149,12 @@ def test_in_gloom_the_marker_passes_at_dawn_so_the_days_first_hero_makes_the_nig
     s = game(heroes=3)
     assert s.first == 1  # this seed: seat 1, then 2, then 0
     s = act(s, 1, "hide")
-    s = act(s, 2, "camp")
+    s = T.make_camp(s, 2)
     assert s.first == 1
     event = next(c for c in s.decks["night"] if card(c)["type"] == "event")
     T.top(s, "night", event)
-    s = act(s, 0, "camp")
-    s = act(s, 1, "camp")
+    s = T.make_camp(s, 0)
+    s = T.make_camp(s, 1)
     if s.prompt is not None and s.phase == "night":
         assert s.prompt["seat"] == 1  # the night's choices: still the day's first hero
     s = T.play_until(s, 2, "turn")

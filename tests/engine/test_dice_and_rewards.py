@@ -1,10 +1,10 @@
 import pytest
 
-from games.kilforth.engine import act
+from games.kilforth.engine import act, legal
 from games.kilforth.engine import testing as T
 from games.kilforth.engine.rules.position import card
 
-from .kit import alone, events, game, keys, loc_of_terrain, no_fate, prompt
+from .kit import alone, answer, events, game, keys, loc_of_terrain, no_fate, prompt
 
 
 def confront_setup(s, enc="e.lost_lantern", terrain="forest"):
@@ -219,6 +219,20 @@ def test_an_optional_trophy_is_offered_after_the_loot_and_rumour_steps():
     fate = s.heroes[0]["fate"]
     assert act(s, 0, "take").heroes[0]["fate"] == fate + 1
     assert act(s, 0, "decline").heroes[0]["fate"] == fate
+
+
+@pytest.mark.rule("REW-4")
+def test_the_trophy_question_says_what_the_trophy_gives():
+    s = game()
+    alone(no_fate(s))
+    T.place_encounter(s, "e.hollow_stag", 12)
+    T.dice(s, 6, 6, 6, 6, 1, 1)
+    T.begin_turn(s, 0)
+    s = answer(s, 0, "gold", "keep")
+    assert s.prompt["text"] == "Take the trophy of Hollow Stag: gain 1 fate?"
+    take = next(c for c in legal(s, 0) if c.key == "take")
+    assert take.label == "Gain 1 fate"
+    assert take.data == {"verb": "take_trophy", "card": "e.hollow_stag"}
 
 
 @pytest.mark.rule("REW-4")

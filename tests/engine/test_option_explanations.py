@@ -17,6 +17,7 @@ import pytest
 from games.kilforth.engine import Choice, Settings, State, legal, view
 from games.kilforth.engine.bots.play import play
 from games.kilforth.engine.cards.steps import GROUPS
+from games.kilforth.engine.events import name_people, person_ref
 from games.kilforth.engine.rules.position import name
 
 RULES = Path(__file__).resolve().parents[3] / "shared" / "rules" / "kilforth-rules.md"
@@ -109,7 +110,7 @@ def games(n: int) -> Iterator[tuple[Settings, int, str]]:
 
 
 def check_facts(state: State, seat: int, c: Choice, what: str) -> None:
-    """The explanation names the option's own facts: its card, place, ancient or hero."""
+    """The explanation names the option's own facts: its card, place, ancient or person."""
     for field_ in ("card", "ancient"):
         if isinstance(c.data.get(field_), str):
             assert name(c.data[field_]) in c.explain, (what, c.explain)
@@ -117,7 +118,13 @@ def check_facts(state: State, seat: int, c: Choice, what: str) -> None:
         assert name(state.map[c.data["loc"]]["id"]) in c.explain, (what, c.explain)
     t = c.data.get("target")
     if isinstance(t, int) and t != seat:
-        assert state.heroes[t]["name"] in c.explain, (what, c.explain)
+        # Another hero is a person: named by the player's name where the words are shown.
+        assert person_ref(t) in c.explain, (what, c.explain)
+        assert f"Player {t}" in name_people(c.explain, "Player {}".format), (what, c.explain)
+    if isinstance(t, int) and t == seat and c.data["verb"] in ("buy_hp", "reward_to"):
+        assert "yourself" in c.label, (what, c.label)
+    titles = {h["name"] for h in state.heroes}
+    assert not any(title in c.label + c.explain for title in titles), (what, c.label)
 
 
 def check_choice(c: Choice, where: str, rules: set[str] | None, topics: set[str]) -> None:
@@ -125,7 +132,8 @@ def check_choice(c: Choice, where: str, rules: set[str] | None, topics: set[str]
     assert isinstance(c.explain, str) and c.explain.strip(), what
     assert c.explain.endswith("."), (what, c.explain)
     assert ".." not in c.explain and "None" not in c.explain, (what, c.explain)
-    assert "{" not in c.explain and "[" not in c.explain, (what, c.explain)
+    shown = name_people(c.explain, "Player {}".format)
+    assert "{" not in shown and "[" not in shown, (what, c.explain)
     assert RULE_ID.match(c.rule), (what, c.rule)
     if rules is not None:
         assert c.rule in rules, (what, c.rule)

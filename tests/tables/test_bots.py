@@ -152,3 +152,35 @@ async def test_the_driver_plays_a_table_of_bots_to_the_end_and_resumes_after_a_r
         runner.cancel()
     actions = await database_sync_to_async(lambda: Action.objects.filter(bot="random").count())()
     assert actions == await database_sync_to_async(version)()
+
+
+@pytest.mark.django_db
+def test_the_hero_choice_names_a_bots_seat_as_a_bot_never_as_none():
+    from games.tables.identity import PLAYER_ACCESS
+    from games.tables.rendering import load_snapshot, render_table_live
+
+    host, table = host_and_table(seat_count=2)
+    services.do_take_seat(table, host, 0, "player")
+    services.do_seat_bot(table, host, 1, "heuristic")
+    services.do_start_game(table, host)
+    html = render_table_live(load_snapshot(table.pk), host.pk, PLAYER_ACCESS)
+    seat = html[html.index('id="seat-1"') :].split("</li>", 1)[0]
+    assert "Bot (sensible)" in seat and "None" not in seat
+
+
+@pytest.mark.django_db
+def test_the_board_never_shows_a_bots_seat_as_offline():
+    from games.tables.identity import PLAYER_ACCESS
+    from games.tables.rendering import load_snapshot, render_table_live
+
+    host, table = host_and_table(seat_count=2)
+    services.do_take_seat(table, host, 0, "player")
+    services.do_seat_bot(table, host, 1, "heuristic")
+    services.do_start_game(table, host)
+    pick_hero(table, host, "", "", False)
+    html = render_table_live(load_snapshot(table.pk), host.pk, PLAYER_ACCESS)
+    card = html[html.index('id="kb-hero-card-1"') :].split("</header>", 1)[0]
+    assert "Bot (sensible)" in card and "offline" not in card
+    # The person at seat 0 has no socket open here: shown as offline, as before.
+    mine = html[html.index('id="kb-hero-card-0"') :].split("</header>", 1)[0]
+    assert "offline" in mine

@@ -258,6 +258,36 @@ def test_the_invite_link_lets_a_player_sit_at_an_unlisted_table(person):
     assert seat_holders(table)[0] == "Bob"
 
 
+def test_an_invite_followed_after_the_start_says_why_the_visitor_is_watching(person):
+    from tests.tables.test_game_flow import started_table
+
+    table, (ann, _) = started_table()
+    late_client, _ = person("Lou")
+    response = late_client.get(f"/join/{table.invite_token}/", follow=True)
+    page = response.content.decode()
+    assert "already started when you followed the invite" in page
+    assert "you are watching" in page
+    assert "Take seat" not in page
+    # A seated player coming back through the invite is not told so.
+    from django.conf import settings
+    from django.test import Client
+
+    from tests.tables.helpers import session_for
+
+    ann_client = Client()
+    ann_client.cookies[settings.SESSION_COOKIE_NAME] = session_for(ann)
+    seated = ann_client.get(f"/join/{table.invite_token}/", follow=True).content.decode()
+    assert "Ann" in seated and "you are watching" not in seated
+
+
+def test_an_invite_followed_before_the_start_says_nothing_about_watching(person):
+    _, ann = person("Ann")
+    table = open_table(ann)
+    bob_client, _ = person("Bob")
+    page = bob_client.get(f"/join/{table.invite_token}/", follow=True).content.decode()
+    assert "you are watching" not in page and "Take seat" in page
+
+
 def test_the_spectate_link_lets_people_watch_but_not_sit(person, client):
     _, ann = person("Ann")
     table = open_table(ann, visibility="unlisted")

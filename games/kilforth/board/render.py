@@ -15,6 +15,8 @@ from functools import lru_cache
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import mark_safe
 
+from games.kilforth.engine.events import name_people
+
 from . import rules_help
 from .card_facts import (
     ATTR_SHORT,
@@ -74,20 +76,24 @@ def render_board(
 
 def _fallback(picture: dict, viewer: int | None, players: dict[int, str]) -> str:
     prompt = picture.get("prompt") or {}
+
+    def named(seat: int | None) -> str:
+        return players.get(seat) or f"Seat {seat + 1}" if isinstance(seat, int) else str(seat)
+
     options = []
     if viewer is not None:
-        options = [c for c in picture.get("choices") or [] if isinstance(c, dict) and "key" in c]
-    waiting = [
-        players.get(s) or f"Seat {s + 1}" if isinstance(s, int) else str(s)
-        for s in picture.get("waiting_for") or []
-        if s != viewer
-    ]
+        options = [
+            dict(c, label=name_people(str(c.get("label") or c["key"]), named))
+            for c in picture.get("choices") or []
+            if isinstance(c, dict) and "key" in c
+        ]
+    waiting = [named(s) for s in picture.get("waiting_for") or [] if s != viewer]
     return render_to_string(
         "kilforth/fallback.html",
         {
             "version": picture.get("version", 0),
             "day": picture.get("day"),
-            "text": prompt.get("text", "") if options else "",
+            "text": name_people(str(prompt.get("text", "")), named) if options else "",
             "options": options,
             "waiting": waiting,
             "result": picture.get("result"),
@@ -207,7 +213,7 @@ def _decision(picture: dict, viewer: int | None, person: Names, succ_min: int = 
     ]
     groups: list[dict] = []
     kind = (prompt or {}).get("kind", "")
-    asked = [_option(c) for c in choices if not c.get("offturn")]
+    asked = [_option(c, person) for c in choices if not c.get("offturn")]
     if asked and kind == "turn":
         for group, title in TURN_GROUPS:
             items = [o for o in asked if o["group"] == group]
@@ -219,7 +225,7 @@ def _decision(picture: dict, viewer: int | None, person: Names, succ_min: int = 
             groups.append({"title": "Other", "options": rest})
     elif asked:
         groups.append({"title": "", "options": asked})
-    extras = [_option(c) for c in choices if c.get("offturn")]
+    extras = [_option(c, person) for c in choices if c.get("offturn")]
     if extras:
         groups.append({"title": "Any time", "options": extras})
     lines = []
@@ -227,7 +233,7 @@ def _decision(picture: dict, viewer: int | None, person: Names, succ_min: int = 
         lines.append(f"Waiting for {person(seat)} to {rules_help.deciding(kind)}.")
     return {
         "mine": mine,
-        "text": prompt.get("text", "") if mine else "",
+        "text": name_people(prompt.get("text", ""), person) if mine else "",
         "kind": kind,
         "groups": groups,
         "waiting": lines,
@@ -262,13 +268,14 @@ def _roll_to_judge(picture: dict) -> dict | None:
     }
 
 
-def _option(c: dict) -> dict:
-    """One choice as the engine states it: label, explanation, group and glossary topic."""
+def _option(c: dict, person: Names) -> dict:
+    """One choice as the engine states it: label, explanation, group and glossary topic (the
+    people it names by their players' names)."""
     key = str(c["key"])
     return {
         "key": key,
-        "label": c.get("label") or key,
-        "explain": c.get("explain") or "",
+        "label": name_people(c.get("label") or key, person),
+        "explain": name_people(c.get("explain") or "", person),
         "group": c.get("group") or "other",
         "topic": c.get("topic"),
         "cost": c.get("cost") or "",
@@ -288,7 +295,10 @@ def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -
         loc = (c.get("data") or {}).get("loc") if isinstance(c, dict) else None
         if isinstance(loc, int) and not c.get("offturn") and c.get("key"):
             reach.setdefault(loc, []).append(
-                {"key": str(c["key"]), "label": c.get("label") or str(c["key"])}
+                {
+                    "key": str(c["key"]),
+                    "label": name_people(c.get("label") or str(c["key"]), person),
+                }
             )
     here = heroes[viewer]["loc"] if viewer in heroes else None
     ancients_at: dict[int, list[dict]] = {}

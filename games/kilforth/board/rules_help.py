@@ -250,6 +250,7 @@ KEYWORDS: dict[str, tuple[str, str]] = {
 # What someone is busy deciding, by prompt kind ("Waiting for Ann to ...").
 DECIDING: dict[str, str] = {
     "turn": "choose an action",
+    "camp_confirm": "confirm making camp",
     "set8_deck": "pick a reward deck for a first rumour",
     "set8_keep": "keep one of two cards as a rumour",
     "fate": "decide whether to call on fate",

@@ -10,14 +10,14 @@ import marshal
 from dataclasses import dataclass, field
 
 from games.kilforth.engine.cards.steps import push, run
-from games.kilforth.engine.events import event
+from games.kilforth.engine.events import event, name_people
 from games.kilforth.engine.rules.deeds import unhide_option
 from games.kilforth.engine.state import IllegalAction, State, log, trim_log
 
 event(
     "decision",
     lambda e, c: (
-        f"{c.person(e['seat'])} chose: {e['label']}."
+        f"{c.person(e['seat'])} chose: {name_people(e['label'], c.person)}."
         if e.get("label")
         else f"{c.person(e['seat'])} made a choice."
     ),

@@ -238,6 +238,21 @@ class EventKind:
 EVENTS: dict[str, EventKind] = {}
 _FIELD = re.compile(r"{([a-z_]+)")
 
+# A person named in an option's label or explanation, or in a prompt's text. The engine knows
+# seats and heroes, not the players' names: it writes `person_ref(seat)` and whoever shows the
+# words fills in the name (`name_people`; the board gives the player's name, as in the log).
+PERSON_REF = re.compile(r"\{person:(\d+)\}")
+
+
+def person_ref(seat: int) -> str:
+    """'{person:2}': the person at seat 2, named by whoever shows the words."""
+    return f"{{person:{seat}}}"
+
+
+def name_people(text: str, names: Names) -> str:
+    """`text` with every person_ref replaced by `names(seat)`."""
+    return PERSON_REF.sub(lambda m: names(int(m.group(1))), text)
+
 
 def event(
     kind: str,

@@ -48,6 +48,14 @@ def keys(state: State, seat: int) -> list[str]:
     return [c.key for c in legal(state, seat)]
 
 
+def make_camp(state: State, seat: int) -> State:
+    """`seat` makes camp from its turn menu, confirming it when AP are left (DAY-6)."""
+    state = act(state, seat, "camp")
+    if state.prompt and state.prompt["kind"] == "camp_confirm" and state.prompt["seat"] == seat:
+        state = act(state, seat, "confirm")
+    return state
+
+
 def card_locations(state: State) -> dict[str, list[str]]:
     """Every conserved card id -> the zones it is found in (should be exactly one)."""
     where: dict[str, list[str]] = {}

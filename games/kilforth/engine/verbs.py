@@ -142,6 +142,8 @@ verb(
     ("attr", "need"),
 )
 verb("camp", "end one's daylight")
+verb("confirm", "go ahead with what was just chosen (making camp with AP left)")
+verb("back", "go back to the question before, nothing done")
 # Free deeds.
 verb("unhide", "stop being hidden")
 verb("team", "propose a team to a hero here", ("target",))

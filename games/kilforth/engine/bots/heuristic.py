@@ -710,6 +710,9 @@ def _decide(m: Mind, kind: str, r: random.Random) -> str | None:
     if kind == "turn":
         return _pick(_turn_scores(m), r)
 
+    if kind == "camp_confirm":  # it chose to camp on its turn: it means it
+        return _first(main, "confirm") or keys[0]
+
     if kind == "hidden_engage":
         auto = _first(main, "auto_evade")
         if auto:

@@ -21,7 +21,14 @@ Bot = Callable[[State, int, list[Choice], random.Random], str]
 
 
 def random_bot(state: State, seat: int, choices: list[Choice], r: random.Random) -> str:
-    """Uniform over the seat's choices (the bot's own RNG, never the game's)."""
+    """Uniform over the seat's choices (the bot's own RNG, never the game's).
+
+    A confirmation (making camp with AP left) guards people against a slip: the bot already
+    chose, so it confirms without a draw, and its games stay the same as before the question.
+    """
+    confirm = [c for c in choices if c.data.get("verb") == "confirm"]
+    if confirm:
+        return confirm[0].key
     return choices[r.randrange(len(choices))].key
 
 

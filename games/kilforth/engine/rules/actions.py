@@ -9,7 +9,7 @@ from __future__ import annotations
 from games.kilforth.engine.cards.catalogue import ATTRS, REWARD_DECKS
 from games.kilforth.engine.cards.effects import add_asset, discard_card, draw, remove_asset
 from games.kilforth.engine.cards.steps import ask, bind, option, push, step
-from games.kilforth.engine.events import Ctx, article, event
+from games.kilforth.engine.events import Ctx, article, event, person_ref
 from games.kilforth.engine.rules import odds
 from games.kilforth.engine.rules.ancients import plot_options
 from games.kilforth.engine.rules.dice import dice_sources
@@ -581,13 +581,13 @@ def _market_heal(state: State, s: dict) -> None:
             opts.append(
                 option(
                     f"hp:{t}",
-                    f"Buy 1 HP for {state.heroes[t]['name']} (1 gold)",
+                    f"Buy 1 HP for {'yourself' if t == seat else person_ref(t)} (1 gold)",
                     [
                         {"k": "market_heal_one", "seat": seat, "target": t},
                         {"k": "market_heal", "seat": seat, "more": True},
                     ],
                     explain=f"Pay 1 of your {gold_text(h['gold'])}: "
-                    f"{'you heal' if t == seat else state.heroes[t]['name'] + ' heals'} 1 HP "
+                    f"{'you heal' if t == seat else person_ref(t) + ' heals'} 1 HP "
                     f"(now {state.heroes[t]['hp']} of {state.heroes[t]['max_hp']}).",
                     rule="MKT-2",
                     cost="1 gold",

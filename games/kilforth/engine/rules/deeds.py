@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from games.kilforth.engine.cards.effects import add_asset, discard_card, remove_asset, to_hand
 from games.kilforth.engine.cards.steps import ask, bind, option, push, step
-from games.kilforth.engine.events import event
+from games.kilforth.engine.events import event, person_ref
 from games.kilforth.engine.rules.ancients import assault_options
 from games.kilforth.engine.rules.explain import card_text, finish
 from games.kilforth.engine.rules.position import card, heroes_at, in_play_cards, name
@@ -72,9 +72,9 @@ def free_options(state: State, seat: int) -> list[dict]:
                 opts.append(
                     option(
                         f"trade:{t}",
-                        f"Propose a trade to {th['name']} (you give one thing, they give one)",
+                        f"Propose a trade to {person_ref(t)} (you give one thing, they give one)",
                         [{"k": "trade_pick", "seat": seat, "target": t}, menu],
-                        explain=f"Free: pick one thing of yours and one of {th['name']}'s to "
+                        explain=f"Free: pick one thing of yours and one of {person_ref(t)}'s to "
                         "swap; both change hands only if they accept the whole trade.",
                         rule="DEED-2",
                         cost="free",
@@ -123,7 +123,7 @@ def unhide_option(then: list[dict]) -> dict:
 
 def team_option(state: State, t: int, then: list[dict]) -> dict:
     """DEED-5: propose a team to hero `t` here; it answers from its own seat."""
-    who = state.heroes[t]["name"]
+    who = person_ref(t)
     return option(
         f"team:{t}",
         f"Propose a team to {who}",
@@ -139,7 +139,7 @@ def team_option(state: State, t: int, then: list[dict]) -> dict:
 
 
 def _give_option(state: State, seat: int, t: int, what: str, label: str, back: dict) -> dict:
-    who = state.heroes[t]["name"]
+    who = person_ref(t)
     return option(
         f"give:{t}:{what}",
         f"Offer {label} to {who}",
@@ -302,7 +302,7 @@ def _trade_pick(state: State, s: dict) -> None:
     """DEED-2 two-way trade, first the offerer picks what it gives, then what it asks for."""
     seat, t = s["seat"], s["target"]
     give = s.get("give")
-    who = state.heroes[t]["name"]
+    who = person_ref(t)
     if give is None:
         opts = [
             option(
@@ -317,7 +317,7 @@ def _trade_pick(state: State, s: dict) -> None:
             )
             for w, label in giftables(state, seat)
         ]
-        prompt = f"Trade with {state.heroes[t]['name']}: what do you give?"
+        prompt = f"Trade with {who}: what do you give?"
     else:
         opts = [
             option(
@@ -332,7 +332,7 @@ def _trade_pick(state: State, s: dict) -> None:
             )
             for w, label in asked_for(state, seat, t)
         ]
-        prompt = f"Trade with {state.heroes[t]['name']}: you give {_label(give)}; what in return?"
+        prompt = f"Trade with {who}: you give {_label(give)}; what in return?"
     opts.append(
         option(
             "cancel",
@@ -361,14 +361,14 @@ def _trade_offer(state: State, s: dict) -> None:
         state,
         t,
         "trade_offer",
-        f"{state.heroes[seat]['name']} offers {_label(s['give'])} for your {_label(s['take'])}",
+        f"{person_ref(seat)} offers {_label(s['give'])} for your {_label(s['take'])}",
         [
             option(
                 "accept",
                 "Accept the trade",
                 swap,
                 explain=f"You give {_label(s['take'])} and receive {_label(s['give'])} from "
-                f"{state.heroes[seat]['name']}.",
+                f"{person_ref(seat)}.",
                 rule="DEED-2",
                 topic="trade",
                 data={"verb": "accept"},
@@ -388,13 +388,13 @@ def _team_offer(state: State, s: dict) -> None:
         state,
         t,
         "team_offer",
-        f"{state.heroes[seat]['name']} proposes a team",
+        f"{person_ref(seat)} proposes a team",
         [
             option(
                 "accept",
                 "Join the team",
                 [{"k": "team_join", "seat": seat, "target": t}],
-                explain=f"Team up with {state.heroes[seat]['name']}: you add a die to their "
+                explain=f"Team up with {person_ref(seat)}: you add a die to their "
                 "tests and fight beside them in their next battle, and they share out the reward.",
                 rule="DEED-5",
                 topic="team",
@@ -412,7 +412,7 @@ def _decline(state: State, seat: int, t: int, topic: str) -> dict:
         "decline",
         "Decline",
         [{"k": "offer_declined", "seat": seat, "target": t}],
-        explain=finish(f"Say no to {state.heroes[seat]['name']}; nothing changes"),
+        explain=finish(f"Say no to {person_ref(seat)}; nothing changes"),
         rule="DEED-5" if topic == "team" else "DEED-2",
         topic=topic,
         data={"verb": "decline"},
@@ -453,13 +453,13 @@ def _gift_offer(state: State, s: dict) -> None:
         state,
         t,
         "gift_offer",
-        f"{state.heroes[seat]['name']} offers you {label}",
+        f"{person_ref(seat)} offers you {label}",
         [
             option(
                 "accept",
                 "Accept",
                 [{"k": "gift_apply", "seat": seat, "target": t, "what": what}],
-                explain=f"Receive {label} from {state.heroes[seat]['name']} as a gift.",
+                explain=f"Receive {label} from {person_ref(seat)} as a gift.",
                 rule="DEED-2",
                 topic="give",
                 data={"verb": "accept"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 from games.kilforth.engine.cards.catalogue import REWARD_FOR
 from games.kilforth.engine.cards.effects import discard_card, draw, to_hand
 from games.kilforth.engine.cards.steps import ask, bind, option, push, step
-from games.kilforth.engine.events import article, event
+from games.kilforth.engine.events import article, event, person_ref
 from games.kilforth.engine.rules.explain import finish
 from games.kilforth.engine.rules.position import card, keywords_of, name, remove_encounter, team_of
 from games.kilforth.engine.state import State, log
@@ -51,9 +51,9 @@ def _claim_reward(state: State, s: dict) -> None:
         opts = [
             option(
                 f"give:{m}",
-                f"Give the reward to {state.heroes[m]['name']}",
+                "Keep the reward yourself" if m == seat else f"Give the reward to {person_ref(m)}",
                 [{"k": "reward_steps", "seat": m, "enc": cid, "own": own_token and m == seat}],
-                explain=f"{'You take' if m == seat else state.heroes[m]['name'] + ' takes'} the "
+                explain=f"{'You take' if m == seat else person_ref(m) + ' takes'} the "
                 f"reward for {name(cid)}: its loot, rumour and trophy steps.",
                 rule="DEED-8",
                 topic="team",
@@ -200,15 +200,19 @@ def _trophy(state: State, s: dict) -> None:
         log(state, "trophy", seat=seat, card=cid, forced=True)
         push(state, *steps)
         return
+    gives = _trophy_text(cid)
     ask(
         state,
         seat,
         "trophy",
-        f"Take the trophy of {name(cid)}?",
+        f"Take the trophy of {name(cid)}: {gives}?",
         [
             option(
                 "take",
-                "Take the trophy",
+                # What the trophy gives ("Gain 1 fate"), as the card's text says.
+                "Take the trophy"
+                if gives == "its trophy benefit"
+                else gives[:1].upper() + gives[1:],
                 [{"k": "trophy_taken", "seat": seat, "enc": cid}, *steps],
                 explain=finish(f"Take the trophy of {name(cid)}: {_trophy_text(cid)}"),
                 rule="REW-4",

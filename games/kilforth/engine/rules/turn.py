@@ -104,7 +104,7 @@ def _turn_menu(state: State, s: dict) -> None:
         option(
             "camp",
             "Make camp (end your daylight)",
-            [{"k": "camp", "seat": seat}],
+            [{"k": "camp_confirm", "seat": seat}],
             explain=f"Give up your remaining {h['ap']} AP and take no more turns today"
             + (
                 "; as the first to camp you go first tomorrow."
@@ -120,6 +120,45 @@ def _turn_menu(state: State, s: dict) -> None:
     )
     opts.extend(free_options(state, seat))
     ask(state, seat, "turn", f"Your turn ({h['ap']} AP): choose an action", opts)
+
+
+@step("camp_confirm")
+def _camp_confirm(state: State, s: dict) -> None:
+    """DAY-6: making camp by choice gives up the AP left, so the hero confirms it first; going
+    back re-asks the turn menu, nothing spent."""
+    seat = s["seat"]
+    ap = state.heroes[seat]["ap"]
+    if ap <= 0:  # nothing to give up: camp at once
+        push(state, {"k": "camp", "seat": seat})
+        return
+    left = f"{ap} AP"
+    ask(
+        state,
+        seat,
+        "camp_confirm",
+        f"Make camp with {left} unused?",
+        [
+            option(
+                "confirm",
+                f"Make camp, giving up {left}",
+                [{"k": "camp", "seat": seat}],
+                explain=f"End your daylight now: your {left} left are lost and you take no more "
+                "turns today.",
+                rule="DAY-6",
+                topic="camp",
+                data={"verb": "confirm"},
+            ),
+            option(
+                "back",
+                "Go back to your turn",
+                [{"k": "turn_menu", "seat": seat}],
+                explain=f"Do not make camp yet: you keep your {left} and choose again.",
+                rule="DAY-6",
+                topic="camp",
+                data={"verb": "back"},
+            ),
+        ],
+    )
 
 
 @step("spend_ap")
