@@ -11,6 +11,7 @@ from collections import Counter
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.kilforth import adapter
@@ -157,12 +158,19 @@ FOCUSED = "document.activeElement"
 
 
 def focus_is_visible(page) -> bool:
-    """The focused element draws a focus ring: an outline of 2px or more, or a box shadow."""
-    return page.evaluate(
-        f"""() => {{ const s = getComputedStyle({FOCUSED});
+    """The focused element draws a focus ring: an outline of 2px or more, or a box shadow
+    (looked at for up to a second: the first Tab into a fresh page can settle a moment late;
+    a swap of the table that takes the focused element away is no failure)."""
+    ring = f"""() => {{ const a = {FOCUSED};
+        if (a === document.body) return true;  // a swap took the focused element away
+        const s = getComputedStyle(a);
         return (s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2)
             || s.boxShadow !== 'none'; }}"""
-    )
+    try:
+        page.wait_for_function(ring, timeout=1_000)
+    except PlaywrightTimeout:
+        return False
+    return True
 
 
 def tab_to(page, selector: str, limit: int = 400) -> int:
