@@ -56,10 +56,15 @@ def summary(findings: dict[str, list[str]]) -> Counter:
     return Counter(line.split(":")[0] for lines in findings.values() for line in lines)
 
 
-def seeded_board(browser, state, size) -> tuple:  # noqa: F811
+DECIDING = "the seat deciding"
+
+
+def seeded_board(browser, state, size, viewer) -> tuple:  # noqa: F811
+    """A page holding the board of `state` as `viewer` sees it (a seat, None for a spectator)."""
     context = browser.new_context(viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
-    page.set_content(page_html(framed(state, deciding(state))))
+    seat = deciding(state) if viewer == DECIDING else viewer
+    page.set_content(page_html(framed(state, seat)))
     return context, page
 
 
@@ -67,19 +72,22 @@ def game_over():
     return playout("gloom", "competitive", 2)[-1]
 
 
+# Points of seeded games and who looks at each.
 KILFORTH_POINTS = {
-    "start": lambda: playout("gloom", "competitive", 2)[0],
-    "middle": lambda: POINTS["middle"],
-    "after-a-battle": lambda: POINTS["battle"],
-    "game-over": game_over,
+    "start": (lambda: playout("gloom", "competitive", 2)[0], DECIDING),
+    "middle": (lambda: POINTS["middle"], DECIDING),
+    "middle, a spectator": (lambda: POINTS["middle"], None),
+    "after-a-battle": (lambda: POINTS["battle"], DECIDING),
+    "late, four heroes": (lambda: POINTS["late-4-heroes"], DECIDING),
+    "game-over": (game_over, 0),
 }
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["1366x900", "390x844"])
 def test_the_kilforth_board_has_no_serious_violation_at_any_point_of_a_game(browser, size):  # noqa: F811
     findings = {}
-    for point, state in KILFORTH_POINTS.items():
-        context, page = seeded_board(browser, state(), size)
+    for point, (state, viewer) in KILFORTH_POINTS.items():
+        context, page = seeded_board(browser, state(), size, viewer)
         findings[point] = axe_findings(page, f"board {point} {size[0]}x{size[1]}")
         # With a location's card open too: a popover is part of the page a person reads.
         page.locator("#kb-loc-12 .loc-open").click()
