@@ -143,6 +143,17 @@ def test_the_lobby_a_table_the_boards_the_log_the_replay_and_the_gallery_pass_ax
     page.get_by_role("button", name="Ready").click()
     expect(page.locator("#game-board .kf-grid")).to_be_visible()
     findings["knight fall start"] = axe_findings(page, "knight fall start")
+    # A tile's text is read by keyboard: its name is a button opening it; Escape closes it.
+    page.goto(page.url)
+    expect(page.locator("#game-board .kf-grid")).to_be_visible()
+    tile = page.locator(".kf-tile-open").first
+    tab_to(page, ".kf-tile-open")
+    page.keyboard.press("Enter")
+    text = page.locator(f"#{tile.get_attribute('popovertarget')}")
+    expect(text).to_be_visible()
+    findings["knight fall tile open"] = axe_findings(page, "knight fall with a tile's text open")
+    page.keyboard.press("Escape")
+    expect(text).to_be_hidden()
     rng = random.Random(5)
     made = 0
     while made < 6:
