@@ -7,6 +7,7 @@ Lesser findings are printed (pytest -s shows them) so a person can read them.
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
 from games.kilforth import adapter
+from games.kilforth.engine import view
 from tests.board.games import playout
 from tests.board.test_board_in_chromium import framed, page_html
 from tests.board.test_board_layout import POINTS, deciding
@@ -284,3 +286,65 @@ def test_a_solo_day_is_played_with_the_keyboard_alone_and_a_screen_reader_hears_
     assert state.day == 2, "a whole day and its night were played"
     assert any("test:" in line for line in heard), heard  # a roll result was announced
     assert all(len(line) < 300 for line in heard), "announcements stay short"
+
+
+# -- What a screen reader hears ----------------------------------------------------------------
+
+
+def swapped_and_heard(browser, before, after, viewer) -> tuple[str, str]:  # noqa: F811
+    """Open the board of `before` as `viewer` sees it, swap in `after` as a websocket frame does,
+    and return what the live region said; then the same frame again, and what it said then."""
+    context = browser.new_context(viewport={"width": DESKTOP[0], "height": DESKTOP[1]})
+    page = context.new_page()
+    html = page_html(framed(before, viewer)).replace(
+        '<main class="page">',
+        '<main class="page"><div id="game-announce" class="sr-only" aria-live="polite"></div>',
+    )
+    page.set_content(html)
+    frame = framed(after, viewer).replace(
+        'id="game-board"', 'id="game-board" hx-swap-oob="true"', 1
+    )
+    swap = (
+        "html => { htmx.swap(document.body, html, {swapStyle: 'none'});"
+        " document.dispatchEvent(new Event('htmx:wsAfterMessage')); }"
+    )
+    page.evaluate(swap, frame)
+    page.wait_for_timeout(200)
+    first = page.locator("#game-announce").text_content()
+    page.evaluate("document.getElementById('game-announce').textContent = ''")
+    page.evaluate(swap, frame)
+    page.wait_for_timeout(200)
+    again = page.locator("#game-announce").text_content()
+    context.close()
+    return first, again
+
+
+def newest_dice(state) -> str:
+    recent = view(state, None)["recent_tests"]
+    return repr(recent["events"][-1]) if recent and recent["events"] else ""
+
+
+def test_a_spectator_hears_new_dice_once_and_never_a_decision(browser):  # noqa: F811
+    states = playout("gloom", "competitive", 2)
+    before, after = next(
+        (a, b)
+        for a, b in zip(states, states[1:], strict=False)
+        if newest_dice(b) != newest_dice(a)
+        and view(b, None)["recent_tests"]["events"][-1]["e"] in ("roll", "test")
+    )
+    first, again = swapped_and_heard(browser, before, after, None)
+    assert re.search(r"\w, \w+ test: (no|\d+) success", first), first
+    assert "Your decision" not in first
+    assert again == "", "the same frame again says nothing"
+
+
+def test_a_player_hears_their_new_decision_in_one_short_sentence(browser):  # noqa: F811
+    states = playout("gloom", "competitive", 2)
+    before, after = next(
+        (a, b)
+        for a, b in zip(states, states[1:], strict=False)
+        if a.waiting_for and b.waiting_for and a.waiting_for[0] == 0 and b.waiting_for[0] == 1
+    )
+    first, again = swapped_and_heard(browser, before, after, 1)
+    assert first.count("Your decision:") == 1 and len(first) < 300, first
+    assert again == "", "an unchanged decision is not said again"
