@@ -31,6 +31,7 @@
     var pop = target.querySelector("[popover]:popover-open");
     saved = {
       focus: active && target.contains(active) && active.id ? active.id : null,
+      within: !!(active && active !== document.body && target.contains(active)),
       log: scrollOf(target, ".log-list"),
       folds: folds,
       popover: pop && pop.id ? pop.id : null
@@ -51,6 +52,12 @@
     }
     var focus = saved.focus && document.getElementById(saved.focus);
     if (focus) focus.focus({ preventScroll: true });
+    else if (saved.within && (!document.activeElement || document.activeElement === document.body)) {
+      // What had the keyboard focus went away with the swap (a choice once made): the focus goes
+      // to the decision, so the next Tab reaches its choices instead of the page's top.
+      var decision = board.querySelector("#kb-decision:not([hidden]), #kf-decision:not([hidden])");
+      if (decision) decision.focus({ preventScroll: true });
+    }
     saved = null;
     fit();
   });
@@ -72,7 +79,41 @@
     var pop = go && go.closest("[popover]");
     if (pop && pop.hidePopover) pop.hidePopover();
   });
+  // Screen readers: the board marks what is worth saying with data-say (a decision that is now
+  // the viewer's, the newest dice or news); after each frame, what is new is copied, as one
+  // short sentence, into #game-announce, a polite live region outside the swapped board. Nothing
+  // is said on page load, and an unchanged decision is not said again unless the person acted.
+  var said = null;
+  var acted = false;
+  var ORDER = { dice: 0, news: 1, decision: 2 };
+  function announce() {
+    var board = document.getElementById("game-board");
+    if (!board) return;
+    var now = {};
+    var lines = [];
+    board.querySelectorAll("[data-say]").forEach(function (el) {
+      var kind = el.dataset.sayKind || el.id;
+      var key = (el.dataset.sayKey || "") + "|" + el.dataset.say;
+      now[kind] = key;
+      var fresh = said && (said[kind] !== key || (kind === "decision" && acted));
+      if (fresh && el.dataset.say) lines.push([ORDER[kind] || 0, el.dataset.say]);
+    });
+    said = now;
+    acted = false;
+    var region = document.getElementById("game-announce");
+    if (!region || !lines.length) return;
+    lines.sort(function (a, b) { return a[0] - b[0]; });
+    region.textContent = "";
+    setTimeout(function () {
+      region.textContent = lines.map(function (l) { return l[1]; }).join(" ");
+    }, 50);
+  }
+  document.addEventListener("submit", function (e) {
+    if (e.target.closest && e.target.closest("#game-board")) acted = true;
+  }, true);
+  document.addEventListener("htmx:wsAfterMessage", announce);
   window.addEventListener("resize", fit);
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", fit);
-  else fit();
+  function ready() { fit(); announce(); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

@@ -32,7 +32,7 @@ def framed(state, seat) -> str:
 def page_html(board: str) -> str:
     style = "\n".join(p.read_text() for p in CSS)
     return (
-        "<!doctype html><html lang=en><head><meta charset=utf-8>"
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Board</title>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<style>{style}</style><script>{HTMX.read_text()}</script>"
         f"<script>{BOARD_JS.read_text()}</script></head>"
