@@ -33,7 +33,10 @@ def test_the_connection_survives_a_server_restart_and_shows_it(browser, tmp_path
         expect(page.locator("#connection")).to_contain_text("Reconnecting")
         screenshot(page, "connection-reconnecting-desktop")
         server.start()
-        expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+        # The page retries with a backoff of up to 5 s; a loaded machine starts daphne slowly.
+        expect(page.locator("#connection")).to_have_attribute(
+            "data-state", "online", timeout=30_000
+        )
         # The new socket works: a seat taken now shows at once, without a reload.
         page.locator("#seat-0").get_by_role("button", name="Take seat").click()
         expect(page.locator("#seat-0")).to_contain_text("Leave seat")
@@ -62,7 +65,7 @@ def test_a_close_with_1001_is_reconnected_and_the_page_resyncs(new_page, screens
     screenshot(page, "connection-reconnecting-phone")
     # While this page was cut off, Bo sits down; the new socket brings the page up to date.
     other.locator("#seat-1").get_by_role("button", name="Take seat").click()
-    expect(page.locator("#connection")).to_have_attribute("data-state", "online")
+    expect(page.locator("#connection")).to_have_attribute("data-state", "online", timeout=30_000)
     expect(page.locator("#seat-1")).to_contain_text("Bo")
     assert len(closes) == 2, "the page opened a second socket"
     page.screenshot(path=str(screenshot(page, "connection-live-phone")), full_page=False)
