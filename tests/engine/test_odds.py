@@ -107,3 +107,35 @@ def test_a_confront_option_states_the_exact_chance_of_finishing_with_this_test()
             if s.result is not None:
                 break
     assert checked >= 20
+
+
+@pytest.mark.rule("ENG-7")
+def test_fighting_another_round_states_the_exact_odds_of_that_round():
+    import re
+
+    from games.kilforth.engine import legal
+    from games.kilforth.engine import testing as T
+    from games.kilforth.engine.rules.dice import dice_sources
+    from games.kilforth.engine.rules.position import card, success_min
+
+    from .test_engagement import fight_setup
+
+    s = fight_setup()
+    T.dice(s, 1, 1, 1, 1, 1, 1, 1)  # a first round where nobody scores
+    T.begin_turn(s, 0)
+    fight = next(c for c in legal(s, 0) if c.key == "fight")
+    hero = sum(n for _, n in dice_sources(s, 0, "fight"))
+    foe = card("e.stone_ogre")["fight"]
+    foe_hp = s.encounters["e.stone_ogre"]["hp"]
+    exact = odds.battle_round(hero, foe, s.heroes[0]["hp"], foe_hp, success_min(s))
+    said = re.search(
+        r"This round \((\d+) dice against its (\d+)\): (.+?) that you defeat it, (.+?) that you "
+        r"fall.*?you deal ([\d.]+) damage and take ([\d.]+)\.",
+        fight.explain,
+    )
+    assert said, fight.explain
+    assert (int(said.group(1)), int(said.group(2))) == (hero, foe)
+    assert said.group(3) == odds.percent(exact["win"])
+    assert said.group(4) == odds.percent(exact["lose"])
+    assert float(said.group(5)) == round(float(exact["damage_dealt"]), 1)
+    assert float(said.group(6)) == round(float(exact["damage_taken"]), 1)

@@ -12,7 +12,9 @@ from collections import deque
 from games.kilforth.engine.cards.effects import discard_card, lose_hp, remove_asset
 from games.kilforth.engine.cards.steps import abort_turn, ask, option, push, step
 from games.kilforth.engine.events import Ctx, event, join, plural
+from games.kilforth.engine.rules import odds
 from games.kilforth.engine.rules.deeds import OFFER_CAP, engagement_deeds, team_option
+from games.kilforth.engine.rules.dice import dice_sources
 from games.kilforth.engine.rules.explain import place
 from games.kilforth.engine.rules.position import (
     all_enemies_at,
@@ -24,6 +26,7 @@ from games.kilforth.engine.rules.position import (
     leave_location,
     name,
     neighbours,
+    success_min,
     team_of,
 )
 from games.kilforth.engine.state import State, log
@@ -210,7 +213,9 @@ def _engage(state: State, s: dict) -> None:
                     "; it has surprise and rolls 1 extra die in the first round."
                     if surprise
                     else "."
-                ),
+                )
+                + " "
+                + round_odds(state, seat, cid, fc["health"] or 1, 1 if surprise else 0, "First"),
                 rule="ENG-6",
                 topic="fight",
                 data={"verb": "fight", "card": cid},
@@ -273,6 +278,22 @@ def _evade_resolve(state: State, s: dict) -> None:
 def _evaded(state: State, s: dict) -> None:
     state.encounters[s["enc"]]["evaded"].append(s["seat"])
     log(state, "evaded", seat=s["seat"], card=s["enc"])
+
+
+def round_odds(
+    state: State, seat: int, cid: str, foe_hp: int, foe_extra: int = 0, which: str = "This"
+) -> str:
+    """ENG-7: the exact odds of the next battle round alone against `cid`, before the dice
+    (fate not counted: the hero calls on it after seeing them)."""
+    hero = max(0, sum(n for _, n in dice_sources(state, seat, "fight")))
+    foe = max(0, (card(cid)["fight"] or 0) + foe_extra)
+    r = odds.battle_round(hero, foe, state.heroes[seat]["hp"], foe_hp, success_min(state))
+    both = f", {odds.percent(r['both'])} that you both fall" if r["both"] else ""
+    return (
+        f"{which} round ({hero} dice against its {foe}): {odds.percent(r['win'])} that you defeat "
+        f"it, {odds.percent(r['lose'])} that you fall{both}; on average you deal "
+        f"{float(r['damage_dealt']):.1f} damage and take {float(r['damage_taken']):.1f}."
+    )
 
 
 @step("battle_start")
@@ -396,7 +417,7 @@ def _battle_choice(state: State, s: dict) -> None:
             "Fight another round",
             [nxt],
             explain=f"Roll another battle round against {name(cid)}, which has {info['hp']} HP "
-            f"left; you have {hp} HP.",
+            f"left; you have {hp} HP. " + round_odds(state, seat, cid, info["hp"]),
             rule="ENG-6",
             topic="fight",
             data={"verb": "fight", "card": cid, "foe_hp": info["hp"]},
