@@ -101,6 +101,24 @@ class KilforthKit:
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None  # everyone plays for themselves, or all together (co-op): no team channel
 
+    def undoable(self, before: adapter.State, after: adapter.State) -> bool:
+        """Nothing random or hidden came out: no die or shuffle (the generator did not move),
+        no card drawn or put aside, the same day and turn, the game not over."""
+        return (
+            after.result is None
+            and before.rng == after.rng
+            and (before.day, before.turn, before.turn_no) == (after.day, after.turn, after.turn_no)
+            and {k: len(v) for k, v in before.decks.items()}
+            == {k: len(v) for k, v in after.decks.items()}
+            and len(before.loot_bag) == len(after.loot_bag)
+            and before.limbo == after.limbo
+        )
+
+    def rewind(self, state: adapter.State, version: int) -> adapter.State:
+        new = state.clone()
+        new.version = version
+        return new
+
     def progress(self, state: adapter.State) -> tuple[int, list[float]]:
         return summary.progress(state)
 

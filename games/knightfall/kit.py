@@ -118,6 +118,22 @@ class KnightfallKit:
             return None
         return [team.capitalize() for team in teams(options, seat_count)]
 
+    def undoable(self, before: GameState, after: GameState) -> bool:
+        """Nothing random or hidden came out: the dice did not move, no card was drawn, the
+        same turn, the game not over."""
+        decks = {k: len(v) for k, v in before["decks"].items()}
+        return (
+            after["result"] is None
+            and before["rng"] == after["rng"]
+            and before["turn_no"] == after["turn_no"]
+            and decks == {k: len(v) for k, v in after["decks"].items()}
+        )
+
+    def rewind(self, state: GameState, version: int) -> GameState:
+        new = api.from_json(api.to_json(state))
+        new["version"] = version
+        return new
+
     def progress(self, state: GameState) -> tuple[int, list[float]]:
         return summary.progress(state)
 

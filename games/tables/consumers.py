@@ -303,6 +303,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         # The socket carries only game decisions (and chat, resync): seats, host controls and
         # the pre-game prompt are the pages' forms, posted over HTTP with their CSRF token.
         action = message.get("action")
+        if action == "undo":
+            services.do_undo(table, player, _version(message))
+            return
         if action != "act":
             raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
         services.do_act(table, player, message.get("key"), _version(message))

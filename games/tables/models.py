@@ -282,12 +282,23 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"game of {self.table}"
 
+    def undoable_action(self) -> "Action | None":
+        """The decision an undo would take back now: the newest one still standing, if it may
+        be (after it come only undos of later decisions, so nobody has decided since)."""
+        last = self.actions.filter(undone=False).exclude(key=UNDO).order_by("-version").first()
+        return last if last is not None and last.undoable else None
+
     def history(self) -> list:
-        """The game's whole history, in order: the opening, then each decision's events."""
+        """The game's whole history, in order: the opening, then each decision's events (a
+        decision taken back is no longer part of it)."""
         out = list(self.opening)
-        for events in self.actions.order_by("version").values_list("events", flat=True):
+        rows = self.actions.filter(undone=False).order_by("version")
+        for events in rows.values_list("events", flat=True):
             out += events
         return out
+
+
+UNDO = "undo"  # the key of an undo's own Action row (services.do_undo)
 
 
 class Action(models.Model):
@@ -305,6 +316,12 @@ class Action(models.Model):
     # The kit's `progress` after this decision: [phase, [score of each series]], a point of the
     # end-of-game score chart (None for rows written before charts existed).
     progress = models.JSONField(null=True, blank=True)
+    # Undo (services.do_undo): whether this decision may be taken back (the kit's `undoable`:
+    # nothing random or hidden came out of it); whether it was; and, on an undo's own row
+    # (key UNDO), the state document it restored (replays load it instead of acting).
+    undoable = models.BooleanField(default=False)
+    undone = models.BooleanField(default=False)
+    restored = models.TextField(blank=True, default="")
     created = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -143,6 +143,8 @@ class TableSnapshot:
     game: object | None = None
     # A finished game's summary and charts (summary.py), drawn once per process.
     charts: Charts | None = None
+    # The player who may take back the newest decision now (services.undoable_action), if any.
+    undo_player: int | None = None
 
     @property
     def seated_ids(self) -> set[int]:
@@ -190,6 +192,11 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
         game = _game_state(table)
     charts = None
+    undo_player = None
+    if table.status == TableStatus.STARTED and game is not None:
+        row = Game.objects.filter(table=table).first()
+        target = row.undoable_action() if row else None
+        undo_player = target.player_id if target else None
     if table.status == TableStatus.FINISHED and game is not None:
         row = Game.objects.filter(table=table).first()
         players = {s.number: s.display_name for s in seats}
@@ -202,6 +209,7 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
         spectators=spectators,
         game=game,
         charts=charts,
+        undo_player=undo_player,
     )
 
 
@@ -270,6 +278,12 @@ def render_table_live(
         context["standing_in"] = next(
             (s for s in snapshot.seats if s.number == my_seat and s.bot), None
         )
+        context["can_undo"] = (
+            player_id is not None
+            and snapshot.undo_player == player_id
+            and context["standing_in"] is None
+        )
+        context["game_version"] = kit.version(snapshot.game)
         # The page's tab title and opt-in notification follow this (static/js/turn.js).
         context["my_turn"] = (
             my_seat is not None and my_seat in waiting and context["standing_in"] is None

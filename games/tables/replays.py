@@ -17,7 +17,7 @@ from typing import Any
 
 from . import caches, kits
 from .kits import GameKit
-from .models import Action, Game
+from .models import UNDO, Action, Game
 
 CHECKPOINT = 25  # a state is remembered every CHECKPOINT steps
 
@@ -35,6 +35,13 @@ class Step:
     key: str
     who: str  # the player's name as it is now, or "Bot (level)"
     events: list
+    version: int  # the game version this decision made
+    restored: str = ""  # an undo's row: the state it restored (the replay loads it)
+    undone: bool = False  # a decision someone took back later
+
+    @property
+    def is_undo(self) -> bool:
+        return self.key == UNDO
 
 
 def steps_of(game: Game) -> list[Step]:
@@ -42,7 +49,18 @@ def steps_of(game: Game) -> list[Step]:
     steps = []
     for number, row in enumerate(rows, start=1):
         who = row.player.name if row.player else (f"Bot ({row.bot})" if row.bot else "?")
-        steps.append(Step(number, row.seat, row.key, who, list(row.events)))
+        steps.append(
+            Step(
+                number,
+                row.seat,
+                row.key,
+                who,
+                list(row.events),
+                row.version,
+                row.restored,
+                row.undone,
+            )
+        )
     return steps
 
 
@@ -60,13 +78,20 @@ def state_after(game: Game, kit: GameKit, steps: list[Step], step: int) -> Any:
             start -= CHECKPOINT
         state = caches.checkpoint(game.pk, start) if start > 0 else kit.load(game.initial)
         for done in range(start, base):
-            state = kit.act(state, steps[done].seat, steps[done].key)
+            state = _apply(kit, state, steps[done])
             if (done + 1) % CHECKPOINT == 0:
                 caches.remember_checkpoint(game.pk, done + 1, state)
         caches.remember_checkpoint(game.pk, base, state)
     for done in range(base, step):
-        state = kit.act(state, steps[done].seat, steps[done].key)
+        state = _apply(kit, state, steps[done])
     return state
+
+
+def _apply(kit: GameKit, state: Any, step: Step) -> Any:
+    """One step of the game: a decision, or an undo (which restored a stored state)."""
+    if step.is_undo:
+        return kit.load(step.restored)
+    return kit.act(state, step.seat, step.key)
 
 
 def kit_of(game: Game) -> GameKit:

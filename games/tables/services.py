@@ -13,10 +13,11 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import caches, clocks, heartbeat, kits, names, realtime
+from . import caches, clocks, heartbeat, kits, names, realtime, replays
 from .identity import PLAYER_ACCESS
 from .models import (
     LIVE_STATUSES,
+    UNDO,
     Action,
     Connection,
     Game,
@@ -445,6 +446,8 @@ def _apply(
         bot=seat.bot if bot is None else bot,
         events=kit.events(state, new),
         progress=list(kit.progress(new)),
+        # A person's own decision only (a bot's, a stand-in's or an expired clock's is final).
+        undoable=bot is None and not seat.bot and kit.undoable(state, new),
     )
     caches.remember_on_commit(table.slug, version, new)
     ended = kit.result(new) is not None
@@ -454,6 +457,53 @@ def _apply(
         _chat_line(table, "The game is over.")
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
+    return version
+
+
+def do_undo(table: Table, player: Player | None, seen_version: int) -> int:
+    """Take back the player's own last decision (issue 16's policy: nothing random or hidden
+    came out of it, the same turn, nobody else decided since). A versioned decision itself: a
+    stale undo is refused like any stale decision. Returns the game's new version."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        if table.status != TableStatus.STARTED:
+            raise Conflict("There is no game in play at this table.")
+        seat = _seat_of(table, player)
+        game = Game.objects.defer("state").get(table=table)
+        if seen_version != game.version:
+            raise Stale("The game had moved on; here is where it stands now.")
+        target = game.undoable_action()
+        if target is None or target.seat != seat.number or target.player_id != player.pk:
+            raise Conflict(
+                "Nothing of yours can be taken back now: dice were rolled, a card was drawn, "
+                "the turn moved on or someone else decided since."
+            )
+        kit = kits.kit_for(table)
+        steps = replays.steps_of(game)
+        index = next(i for i, step in enumerate(steps) if step.version == target.version)
+        before = replays.state_after(game, kit, steps, index)
+        version = game.version + 1
+        new = kit.rewind(before, version)
+        document = kit.dump(new)
+        saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
+            state=document, version=version
+        )
+        if saved != 1:
+            raise Stale("The game had moved on; here is where it stands now.")
+        Action.objects.filter(pk=target.pk).update(undone=True)
+        Action.objects.create(
+            game=game,
+            version=version,
+            seat=seat.number,
+            key=UNDO,
+            player=player,
+            restored=document,
+            progress=list(kit.progress(new)),
+        )
+        caches.remember_on_commit(table.slug, version, new)
+        clocks.sync(table, kit.waiting_for(new))
+        _chat_line(table, f"{player.name} took back their last decision.")
+        _touch(table)
     return version
 
 

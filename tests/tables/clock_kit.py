@@ -54,6 +54,12 @@ class TurnsKit:
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None
 
+    def undoable(self, before: Any, after: Any) -> bool:
+        return False
+
+    def rewind(self, state: Any, version: int) -> Any:
+        return state
+
     def progress(self, state: Any) -> tuple[int, list[float]]:
         return 1, []
 
