@@ -194,11 +194,11 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     charts = None
     undo_player = None
     if table.status == TableStatus.STARTED and game is not None:
-        row = Game.objects.filter(table=table).first()
+        row = Game.objects.filter(table=table).only("pk").first()  # not its documents
         target = row.undoable_action() if row else None
         undo_player = target.player_id if target else None
     if table.status == TableStatus.FINISHED and game is not None:
-        row = Game.objects.filter(table=table).first()
+        row = Game.objects.filter(table=table).defer("state").first()
         players = {s.number: s.display_name for s in seats}
         charts = summary.charts(row, kits.kit_for(table), game, players) if row else None
     return TableSnapshot(
