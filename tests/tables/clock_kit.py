@@ -17,6 +17,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from games.tables.frames import mark
 from games.tables.kits import KitRefusal
+from tests.tables.kit_basics import WithoutExtras
 
 LIMIT = 6
 
@@ -38,7 +39,7 @@ class TurnsOptions(forms.Form):
         return {}
 
 
-class TurnsKit:
+class TurnsKit(WithoutExtras):
     key = "turns"
     name = "Turns"
     blurb = "Each in turn, six decisions in all."
@@ -49,23 +50,6 @@ class TurnsKit:
     bot_levels = {"steady": "steady", "hasty": "hasty"}
     options_form = TurnsOptions
     prompt_template = "tables/_flash.html"
-    simulate_command = ""  # no bot-game simulation
-
-    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
-        return None
-
-    def undoable(self, before: Any, after: Any) -> bool:
-        return False
-
-    def rewind(self, state: Any, version: int) -> Any:
-        return state
-
-    def progress(self, state: Any) -> tuple[int, list[float]]:
-        return 1, []
-
-    def summary(self, state: Any, history: list, players: dict[int, str]) -> Any:
-        return {"phase": "Turn", "score": "Points", "series": [], "rows": [], "luck": [],
-                "moments": []}  # fmt: skip
 
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return []

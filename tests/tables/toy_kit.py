@@ -19,6 +19,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
 from games.tables.kits import KitRefusal
+from tests.tables.kit_basics import WithoutExtras
 
 CARDS = (1, 2, 3)
 PROMPT = engines["django"].from_string(
@@ -57,7 +58,7 @@ class HighCardOptions(forms.Form):
         return {} if seat_count in (None, 2) else {"seat_count": "High card is for two."}
 
 
-class HighCardKit:
+class HighCardKit(WithoutExtras):
     key = "highcard"
     name = "High card"
     blurb = "Two players, one secret card each."
@@ -68,23 +69,6 @@ class HighCardKit:
     bot_levels = {"lowest": "cautious"}
     options_form = HighCardOptions
     prompt_template = PROMPT
-    simulate_command = ""  # no bot-game simulation
-
-    def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
-        return None
-
-    def undoable(self, before: Any, after: Any) -> bool:
-        return False
-
-    def rewind(self, state: Any, version: int) -> Any:
-        return state
-
-    def progress(self, state: Any) -> tuple[int, list[float]]:
-        return 1, []
-
-    def summary(self, state: Any, history: list, players: dict[int, str]) -> Any:
-        return {"phase": "Turn", "score": "Points", "series": [], "rows": [], "luck": [],
-                "moments": []}  # fmt: skip
 
     def options_summary(self, options: dict[str, Any]) -> list[str]:
         return [f"{options.get('stakes', 'low').title()} stakes"]

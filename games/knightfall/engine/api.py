@@ -126,10 +126,12 @@ def legal(state: GameState, seat: int) -> list[dict]:
 
 def _copy(state: GameState) -> GameState:
     """A state to change: the position through a JSON round trip (plain data, many times faster
-    than deepcopy), the log's entries shared (they are never changed once written)."""
-    rest = {k: v for k, v in state.items() if k != "log"}
+    than deepcopy), the log's entries shared (they are never changed once written), and no
+    prompt (the one answered is replaced)."""
+    rest = {k: v for k, v in state.items() if k not in ("log", "prompt")}
     new = orjson.loads(orjson.dumps(rest))
     new["log"] = list(state["log"])
+    new["prompt"] = None
     return new
 
 
@@ -143,8 +145,7 @@ def act(state: GameState, seat: int, action: str) -> GameState:
     for o in p["options"]:
         if o["key"] == action:
             new = _copy(state)
-            new["prompt"] = None
-            new["queue"][0:0] = copy.deepcopy(o["then"])
+            new["queue"][0:0] = orjson.loads(orjson.dumps(o["then"]))
             new["version"] += 1
             run(new)
             return new
