@@ -16,7 +16,9 @@ Prints JSON (the command turns it into report lines).
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
+import pstats
 import random
 import sys
 import time
@@ -34,17 +36,20 @@ def _time(fn: Callable[[], object], repeat: int) -> tuple[list[float], object]:
     return out, result
 
 
-def bench(points: list[int], repeat: int, seed: int) -> dict:
+def bench(
+    points: list[int], repeat: int, seed: int, profile: cProfile.Profile | None = None
+) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
     from django.test import Client, override_settings
 
     from games.kilforth import adapter, engine
     from games.kilforth.board import parts as board_parts
     from games.kilforth.kit import pick_hero
-    from games.tables import realtime, services
-    from games.tables.identity import PLAYER_KEY, SPECTATOR_ACCESS, grant_access
+    from games.tables import caches, realtime, services
+    from games.tables.frames import Rendering
+    from games.tables.identity import PLAYER_ACCESS, PLAYER_KEY, SPECTATOR_ACCESS, grant_access
     from games.tables.models import Game, Player, Seat
-    from games.tables.rendering import load_snapshot, render_table_live
+    from games.tables.rendering import load_snapshot, render_table_live, viewer_key
 
     # Nobody listens; keep the lobby out of it.
     realtime.broadcast_table = lambda table_id, **kwargs: None
@@ -89,6 +94,45 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
         key = rng.choice(adapter.legal(state, seat)).key
         services.do_act(table, players[seat], key, state.version)
         return adapter.load(Game.objects.get(table=table).state)
+
+    viewers = [(p.pk, PLAYER_ACCESS) for p in players] + [(None, SPECTATOR_ACCESS)]
+
+    def live_views(version: int) -> dict:
+        snapshot = load_snapshot(table.pk, presence=False)
+        out = {}
+        for player_id, access in viewers:
+            html = render_table_live(snapshot, player_id, access)
+            view = (table.pk, viewer_key(snapshot, player_id, access), access)
+            key = (table.pk, table.slug, version, ((), ()))
+            caches.renderings.put(view, key, Rendering.of(html, 0), version)
+            out[view] = key
+        return out
+
+    shown: dict = {}
+
+    def decision_cost() -> float | None:
+        nonlocal shown
+        state = adapter.load(Game.objects.get(table=table).state)
+        if state.result is not None:
+            return None
+        seat = state.waiting_for[0]
+        key = rng.choice(adapter.legal(state, seat)).key
+        if not shown:
+            shown = live_views(state.version)
+        if profile is not None:
+            profile.enable()
+        start = time.process_time()
+        services.do_act(table, players[seat], key, state.version)
+        realtime.table_message(table.pk)
+        version = Game.objects.filter(table=table).values_list("version", flat=True).get()
+        views = live_views(version)
+        for view, new_key in views.items():
+            caches.renderings.frame(view, new_key, shown.get(view))
+        took = (time.process_time() - start) * 1000
+        if profile is not None:
+            profile.disable()
+        shown = views
+        return took
 
     for point in sorted(points):
         while played < point and play_one() is not None:
@@ -135,6 +179,18 @@ def bench(points: list[int], repeat: int, seed: int) -> dict:
             for viewer in (0, 1, 2, 3, None):
                 adapter.render(state, viewer, names, {0, 1, 2, 3}, table.slug)
             row["decision_views"].append((time.perf_counter() - start) * 1000)
+        # What a decision costs the server in all, as a running one does it: do_act (session-free:
+        # the services' write, its transaction and Action row), the broadcast's table message,
+        # one snapshot load, the five views' live fragments and the partial frames sent to
+        # sockets already showing the version before. CPU time of this process.
+        row["decision_cpu"] = []
+        for _ in range(repeat):
+            cost = decision_cost()
+            if cost is None:
+                break
+            played += 1
+            row["decision_cpu"].append(cost)
+        state = adapter.load(Game.objects.get(table=table).state)
         row["view_seat"], _ = _time(partial(engine.view, state, 0), repeat)
         row["load_state"], _ = _time(partial(adapter.load, game.state), repeat)
         row["state_bytes"] = len(game.state)
@@ -149,10 +205,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--points", default="0,150,300")
     parser.add_argument("--repeat", type=int, default=50)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--profile", default="", help="write cProfile stats of the decisions here")
     args = parser.parse_args(argv)
     django.setup()
     points = [int(p) for p in args.points.split(",") if p.strip()]
-    json.dump(bench(points, args.repeat, args.seed), sys.stdout)
+    profile = cProfile.Profile() if args.profile else None
+    result = bench(points, args.repeat, args.seed, profile)
+    if profile is not None:
+        pstats.Stats(profile).dump_stats(args.profile)
+    json.dump(result, sys.stdout)
 
 
 def lines(result: dict) -> list[str]:
@@ -176,6 +237,8 @@ def lines(result: dict) -> list[str]:
             f"board alone: seat {ms(row['board_seat'])}, spectator {ms(row['board_spectator'])} "
             f"({row['board_bytes'] / 1024:.0f} KiB), nothing memoized {ms(row['board_cold'])}; "
             f"the next decisions' 5 views together {ms(row['decision_views'] or [0.0])}; "
+            f"a whole decision's server CPU (do_act, broadcast message, snapshot, 5 live "
+            f"fragments, partial frames) {ms(row['decision_cpu'] or [0.0])}; "
             f"engine.view {ms(row['view_seat'])}; "
             f"state load {ms(row['load_state'])} ({row['state_bytes'] / 1024:.0f} KiB JSON)"
         )

@@ -9,8 +9,12 @@ tests assert never happens for what the engine emits today.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from threading import Lock
+
+import orjson
 
 from games.kilforth.engine.events import EVENTS, Ctx
 
@@ -93,4 +97,35 @@ def describe(e: dict, names: Names, viewer: int | None = None, success_min: int 
         line.minor = ev.is_minor(e, viewer)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         line.text, line.fallback = _generic(e, names), True
+    return line
+
+
+# Sentences already made, by the event's content, the names it may use, the viewer and the
+# success threshold: an event is described once per process and viewer, not once per version
+# (the board shows up to 60 of them, and a decision adds one or two). Bounded; lines are shared,
+# so nothing may change a LogLine after `describe` made it.
+LINES_KEPT = 20_000
+_lines: OrderedDict[tuple, LogLine] = OrderedDict()
+_lines_lock = Lock()
+_KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
+def describe_kept(
+    e: dict, names: Names, names_key: tuple, viewer: int | None = None, success_min: int = 5
+) -> LogLine:
+    """`describe`, remembered: `names_key` must stand for everything `names` answers."""
+    try:
+        key = (orjson.dumps(e, option=_KEY_OPTIONS), names_key, viewer, success_min)
+    except TypeError:  # not plain JSON data: describe it afresh
+        return describe(e, names, viewer, success_min)
+    with _lines_lock:
+        line = _lines.get(key)
+        if line is not None:
+            _lines.move_to_end(key)
+            return line
+    line = describe(e, names, viewer, success_min)
+    with _lines_lock:
+        _lines[key] = line
+        while len(_lines) > LINES_KEPT:
+            _lines.popitem(last=False)
     return line

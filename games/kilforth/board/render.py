@@ -31,7 +31,7 @@ from .card_facts import (
     race_name,
     saga_stage,
 )
-from .log_text import LogLine, Names, describe, faces
+from .log_text import LogLine, Names, describe_kept, faces
 from .parts import board_parts
 
 logger = logging.getLogger(__name__)
@@ -122,10 +122,13 @@ def board_context(
         return h["name"] if h else f"Seat {seat + 1}"
 
     succ_min = picture.get("success_min", 5)  # the engine's fact (TEST-3)
-    lines = [describe(e, person, viewer, succ_min) for e in picture.get("log") or []]
+    # Everything `person` can answer: the sentences of events are kept by it (log_text.py).
+    names_key = tuple((s, person(s)) for s in sorted(set(players) | set(by_seat)))
 
     def line_of(event: dict) -> LogLine:
-        return describe(event, person, viewer, succ_min)
+        return describe_kept(event, person, names_key, viewer, succ_min)
+
+    lines = [line_of(e) for e in picture.get("log") or []]
 
     me = by_seat.get(viewer) if viewer is not None else None
     return {

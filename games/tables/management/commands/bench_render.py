@@ -14,6 +14,9 @@ class Command(BaseCommand):
         parser.add_argument("--repeat", type=int, default=50)
         parser.add_argument("--seed", type=int, default=1)
         parser.add_argument("--postgres", action="store_true", help="a fresh PostgreSQL database")
+        parser.add_argument(
+            "--profile", default="", help="write cProfile stats of the timed decisions to this file"
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         from bench import render, servers
@@ -31,6 +34,7 @@ class Command(BaseCommand):
                 str(max(1, min(options["repeat"], 10_000))),
                 "--seed",
                 str(options["seed"]),
+                *(["--profile", options["profile"]] if options["profile"] else []),
             )
         finally:
             backend.close()
