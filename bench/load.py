@@ -156,6 +156,10 @@ def _rss(processes: list) -> int:
     return sum(p.rss_kb() for p in processes)
 
 
+def _cpu(processes: list) -> float:
+    return sum(p.cpu_seconds() for p in processes)
+
+
 def _sum_counters(stats: list[dict]) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for one in stats:
@@ -217,7 +221,11 @@ async def _our_run(
                 p.get("/__bench__/reset")
         totals.frames = totals.bytes = 0
         totals.errors.clear()
+        cpu_before = _cpu(processes)
         await _drive(tables, totals, options)
+        # Every decision's server work is done once its last viewer has it (the drive waits
+        # for that); a stats request costs next to nothing, so it is read after.
+        cpu_seconds = _cpu(processes) - cpu_before
         server = _sum_counters([p.stats() for p in processes]) if options.instrumented else {}
         closing.set()
         result = {
@@ -232,6 +240,7 @@ async def _our_run(
             "rss_after_kb": rss_after,
             "kb_per_socket": (rss_after - rss_before) / max(1, sockets),
             "cache": cache,
+            "cpu_seconds": cpu_seconds,
             "totals": totals,
             "server": server,
             "mean_frame_bytes": (
@@ -280,7 +289,7 @@ async def run(options: Options) -> dict:
             )
             try:
                 before = _rss(floor_procs)
-                memory: dict[str, int] = {}
+                memory: dict[str, float] = {}
                 per_group = 4 + options.spectators
                 floor = await run_floor(
                     [p.address for p in floor_procs],
@@ -291,8 +300,9 @@ async def run(options: Options) -> dict:
                     int(ours["mean_frame_bytes"]) or 1000,
                     progress=options.progress,
                     seed=options.seed,
-                    connected=lambda: memory.update(after=_rss(floor_procs)),
+                    connected=lambda: memory.update(after=_rss(floor_procs), cpu=_cpu(floor_procs)),
                 )
+                floor["cpu_seconds"] = _cpu(floor_procs) - memory["cpu"]
                 floor["kb_per_socket"] = (memory["after"] - before) / (options.tables * per_group)
                 report["floor"] = floor
             finally:
@@ -354,25 +364,57 @@ def lines(report: dict) -> list[str]:
         )
     summary_ours = summary(t.latencies)
     failed = t.errors or t.closed or t.lost or ours["connect_errors"]
+    cpu_ms = ours["cpu_seconds"] * 1000 / accepted
+    out.append(
+        f"server CPU per accepted decision: {cpu_ms:.1f} ms (user + system of every server "
+        f"process over the decisions, / {accepted} decisions)"
+    )
+    budgets = [f"server CPU per decision <= 4 ms: {verdict(cpu_ms, 4)}"]
     if "floor" in report:
         f = report["floor"]
         s = summary(f["latencies"])
+        last_ours, last_floor = summary(t.last_viewer), summary(f["last"])
+        floor_cpu = f["cpu_seconds"] * 1000 / max(1, f["sent"])
         out.append(
             f"floor (bare Channels consumer, same sockets, same layer, "
             f"{int(ours['mean_frame_bytes'])}-byte frames): {fmt_ms(f['latencies'])}; "
-            f"{f['lost']} lost, {f['closed']} closed; {f['kb_per_socket']:.1f} KB per idle socket"
+            f"last viewer p99 {last_floor['p99']:.1f} ms; {f['lost']} lost, {f['closed']} closed; "
+            f"{f['kb_per_socket']:.1f} KB per idle socket; server CPU {floor_cpu:.2f} ms per frame "
+            f"fanned out"
         )
+        p50, p99 = summary_ours["p50"] / s["p50"], summary_ours["p99"] / s["p99"]
+        last = last_ours["p99"] / last_floor["p99"] if last_floor["p99"] else math.nan
         out.append(
             f"ours / floor: p50 {_ratio(summary_ours['p50'], s['p50'])}, "
-            f"p99 {_ratio(summary_ours['p99'], s['p99'])}"
+            f"p99 {_ratio(summary_ours['p99'], s['p99'])}, "
+            f"last viewer p99 {_ratio(last_ours['p99'], last_floor['p99'])}, "
+            f"CPU {_ratio(cpu_ms, floor_cpu)}"
         )
-    out.append(
-        f"budgets: p50 <= 10 ms: {verdict(summary_ours['p50'], 10)}; "
-        f"p99 <= 50 ms: {verdict(summary_ours['p99'], 50)}; "
-        f"last viewer p99 <= 250 ms: {verdict(summary(t.last_viewer)['p99'], 250)}; "
-        f"0 errors: {'MISSED' if failed else 'met'}"
-    )
+        # The issue-14 targets, by the shape of the run.
+        if o.tables >= 200:
+            budgets.append(f"p99 <= 3x the floor: {_met(p99 <= 3)} ({p99:.1f}x)")
+            budgets.append(
+                f"every asked decision applied (0 ticks skipped): {_met(t.late_ticks == 0)}"
+            )
+        elif o.spectators >= 1000 or (o.anonymous_spectators and o.spectators >= 500):
+            budgets.append(
+                f"last spectator p99 <= 1.2x the floor: {_met(last <= 1.2)} ({last:.1f}x)"
+            )
+        else:
+            budgets.append(f"p50 <= 2x the floor: {_met(p50 <= 2)} ({p50:.1f}x)")
+            budgets.append(f"p99 <= 2x the floor: {_met(p99 <= 2)} ({p99:.1f}x)")
+        extra = ours["kb_per_socket"] - f["kb_per_socket"]
+        budgets.append(
+            f"idle socket <= the floor + 10 KB: {_met(extra <= 10)} ({extra:+.1f} KB; read it "
+            f"from a run with many sockets)"
+        )
+    budgets.append(f"0 lost, 0 errors: {'MISSED' if failed else 'met'}")
+    out.append("budgets: " + "; ".join(budgets))
     return out
+
+
+def _met(ok: bool) -> str:
+    return "met" if ok else "MISSED"
 
 
 def _count(server: dict, name: str) -> str:

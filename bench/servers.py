@@ -126,6 +126,12 @@ class Backend:
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time one process has used so far, from /proc (every thread)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Daphne:
     """One daphne process serving `app` on a free loopback port."""
 
@@ -154,6 +160,9 @@ class Daphne:
 
     def rss_kb(self) -> int:
         return rss_kb(self.pid)
+
+    def cpu_seconds(self) -> float:
+        return cpu_seconds(self.pid)
 
     def get(self, path: str, timeout: float = 30) -> bytes:
         # Loopback only: never through a proxy from the environment.

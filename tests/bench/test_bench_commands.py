@@ -61,7 +61,10 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
         "board renders",
         "floor (bare Channels consumer",
         "ours / floor: p50",
-        "budgets: p50 <= 10 ms",
+        "server CPU per accepted decision: ",
+        "server CPU per decision <= 4 ms",
+        "p99 <= 2x the floor",
+        "idle socket <= the floor + 10 KB",
     ]:
         assert needle in out, out
     assert "0 lost updates" in out, out
@@ -92,6 +95,7 @@ def test_bench_render_times_the_page_and_its_parts():
     out = manage("bench_render", "--points", "0,5", "--repeat", "2")
     assert "after 0 decisions" in out and "after 5 decisions" in out, out
     assert "budget: page p50 <= 20 ms" in out, out
+    assert "a whole decision's server CPU" in out, out
 
 
 @pytest.mark.server
