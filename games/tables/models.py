@@ -285,7 +285,13 @@ class Game(models.Model):
     def undoable_action(self) -> "Action | None":
         """The decision an undo would take back now: the newest one still standing, if it may
         be (after it come only undos of later decisions, so nobody has decided since)."""
-        last = self.actions.filter(undone=False).exclude(key=UNDO).order_by("-version").first()
+        last = (
+            self.actions.filter(undone=False)
+            .exclude(key=UNDO)
+            .defer("events", "progress", "restored")  # a whole state document, on an undo
+            .order_by("-version")
+            .first()
+        )
         return last if last is not None and last.undoable else None
 
     def history(self) -> list:

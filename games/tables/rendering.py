@@ -189,13 +189,13 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
         else {}
     )
     game = None
+    game_id = None
     if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
-        game = _game_state(table)
+        game, game_id = _game_state(table)
     charts = None
     undo_player = None
     if table.status == TableStatus.STARTED and game is not None:
-        row = Game.objects.filter(table=table).only("pk").first()  # not its documents
-        target = row.undoable_action() if row else None
+        target = Game(pk=game_id).undoable_action()  # a row by its id: not its documents
         undo_player = target.player_id if target else None
     if table.status == TableStatus.FINISHED and game is not None:
         row = Game.objects.filter(table=table).defer("state").first()
@@ -213,10 +213,11 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     )
 
 
-def _game_state(table: Table) -> object | None:
+def _game_state(table: Table) -> tuple[object | None, int | None]:
+    """(the game's newest state, the game's id); (None, None) without a game."""
     row = Game.objects.filter(table=table).values_list("pk", "version").first()
     if row is None:
-        return None
+        return None, None
     game_id, version = row
     found = Game.objects.filter(pk=game_id, version=version).values_list("state", flat=True)
     kit = kits.kit_for(table)
@@ -224,7 +225,7 @@ def _game_state(table: Table) -> object | None:
     if state is None:  # a decision landed between the two reads: take the newest, as one row
         text, version = Game.objects.filter(pk=game_id).values_list("state", "version").get()
         state = caches.state_at(kit, table.slug, version, lambda: text)
-    return state
+    return state, game_id
 
 
 def viewer_key(snapshot: TableSnapshot, player_id: int | None, access: str | None) -> tuple:
