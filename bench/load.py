@@ -335,8 +335,7 @@ def lines(report: dict) -> list[str]:
         f"{ours['connect_frames']} frames "
         f"({ours['connect_mb']:.1f} MB) while connecting, errors: {ours['connect_errors'] or 0}",
         f"memory: RSS {ours['rss_before_kb'] / 1024:.1f} -> {ours['rss_after_kb'] / 1024:.1f} MiB"
-        f" = {ours['kb_per_socket']:.1f} KB per idle socket "
-        f"(budget 50 KB: {verdict(ours['kb_per_socket'], 50)}); the fragment caches then held "
+        f" = {ours['kb_per_socket']:.1f} KB per idle socket; the fragment caches then held "
         f"{ours['cache']['bytes'] / 2**20:.1f} MiB in {ours['cache']['entries']} entries, "
         f"{ours['cache']['snapshots']} snapshots",
         f"decisions: {t.submitted} sent, {t.refused} refused, {t.late_ticks} ticks skipped "
