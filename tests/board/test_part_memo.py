@@ -1,0 +1,43 @@
+"""The board's parts are memoized by their context slice (games/kilforth/board/parts.py): equal
+slices share one rendering, and anything a template tells apart keeps slices apart."""
+
+from django.utils.safestring import mark_safe
+
+from games.kilforth.board.log_text import LogLine, describe_kept
+from games.kilforth.board.parts import _key, snippet
+
+
+def test_equal_slices_have_equal_keys_and_different_ones_do_not():
+    cell = {"index": 3, "name": "Ruins", "plots": [{"id": "p1"}], "seats": frozenset({1, 0})}
+    same = {"index": 3, "name": "Ruins", "plots": [{"id": "p1"}], "seats": frozenset({0, 1})}
+    assert _key(cell) == _key(same)
+    assert _key(cell) != _key(dict(cell, name="Ruin"))
+    assert _key(cell) != _key(dict(cell, seats=frozenset({1})))
+    assert _key({"n": 1}) != _key({"n": "1"}) != _key({"n": True})
+
+
+def test_a_safe_string_and_the_same_text_unsafe_are_different_slices():
+    # The template escapes the one and not the other, so they must not share a rendering.
+    assert _key({"label": "<b>x</b>"}) != _key({"label": mark_safe("<b>x</b>")})  # noqa: S308
+    plain = snippet("kilforth/_log_row.html", r={"line": LogLine("k", "a < b"), "mine": False})
+    safe = snippet(
+        "kilforth/_log_row.html",
+        r={"line": LogLine("k", mark_safe("a <i>b</i>")), "mine": False},  # noqa: S308
+    )
+    assert "a &lt; b" in plain
+    assert "<i>b</i>" in safe
+
+
+def test_an_events_sentence_is_kept_per_viewer_and_names():
+    event = {"e": "move", "vis": "all", "day": 1, "seat": 0, "to": 3}
+
+    def ann(seat):
+        return "Ann" if seat == 0 else "Someone"
+
+    def bea(seat):
+        return "Bea" if seat == 0 else "Someone"
+
+    first = describe_kept(event, ann, (("0", "Ann"),), None)
+    assert describe_kept(dict(event), ann, (("0", "Ann"),), None) is first
+    renamed = describe_kept(event, bea, (("0", "Bea"),), None)
+    assert renamed is not first and "Bea" in renamed.text and "Ann" in first.text
