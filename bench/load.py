@@ -368,7 +368,11 @@ def lines(report: dict) -> list[str]:
         f"server CPU per accepted decision: {cpu_ms:.1f} ms (user + system of every server "
         f"process over the decisions, / {accepted} decisions)"
     )
-    budgets = [f"server CPU per decision <= 4 ms: {verdict(cpu_ms, 4)}"]
+    # The CPU target is for a table of 4 seats and a few spectators; a crowd's sends are the
+    # floor's own work, so there the ratio to the floor's CPU tells (below).
+    budgets = (
+        [f"server CPU per decision <= 4 ms: {verdict(cpu_ms, 4)}"] if o.spectators <= 10 else []
+    )
     if "floor" in report:
         f = report["floor"]
         s = summary(f["latencies"])
