@@ -17,6 +17,14 @@
     var top = table.getBoundingClientRect().top + window.scrollY;
     document.documentElement.style.setProperty("--kb-top", Math.round(top) + "px");
   }
+  // A frame swaps several parts one after another: measuring after each would force the browser
+  // to lay the whole board out once per part. Measure once, before the next paint.
+  var fitting = false;
+  function fitSoon() {
+    if (fitting) return;
+    fitting = true;
+    requestAnimationFrame(function () { fitting = false; fit(); });
+  }
 
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     // A whole board arrives on its own or inside the table's live fragment; a part on its own.
@@ -59,7 +67,7 @@
       if (decision) decision.focus({ preventScroll: true });
     }
     saved = null;
-    fit();
+    fitSoon();
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     // A partial frame ends with #kb-version; a whole one brings the attributes itself.
