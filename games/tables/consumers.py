@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import caches, chat, services, socket_input
+from . import caches, chat, realtime, services, socket_input
 from .frames import Rendering, apply_frame, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session
 from .models import Player, Table
@@ -281,7 +281,7 @@ class TableConsumer(AsyncWebsocketConsumer):
                 await self.send(text_data=error_frame(exc.message, exc.code))
             return
         try:
-            await database_sync_to_async(self._dispatch)(message)
+            update = await database_sync_to_async(self._dispatch)(message)
         except services.Stale as exc:
             # A late or replayed answer: show where the game stands now, then say why.
             self.sent_key = None
@@ -289,8 +289,16 @@ class TableConsumer(AsyncWebsocketConsumer):
             await self.send(text_data=error_frame(exc.message, exc.code))
         except services.ServiceError as exc:
             await self.send(text_data=error_frame(exc.message, exc.code))
+            return
+        if update is not None:
+            # The player who decided sees the result first: this socket renders its own view
+            # now, before the table's other sockets take their turns on this event loop (the
+            # same message reaching it through the group is then a no-op).
+            await self.table_update(update)
 
-    def _dispatch(self, message: dict[str, Any]) -> None:
+    def _dispatch(self, message: dict[str, Any]) -> dict | None:
+        """Apply the socket's decision; the table message its commit broadcast, if any."""
+        realtime.take_broadcast(self.table_id)  # nothing left over from this thread's past
         # Identity and access are read again for every action, from the session store itself:
         # a seat lost or a session logged out since the socket opened must not keep its powers.
         session = fresh_session(self.scope["session"])
@@ -305,10 +313,11 @@ class TableConsumer(AsyncWebsocketConsumer):
         action = message.get("action")
         if action == "undo":
             services.do_undo(table, player, _version(message))
-            return
-        if action != "act":
+        elif action == "act":
+            services.do_act(table, player, message.get("key"), _version(message))
+        else:
             raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
-        services.do_act(table, player, message.get("key"), _version(message))
+        return realtime.take_broadcast(self.table_id)
 
     def _chat(self, message: dict[str, Any]) -> None:
         """Chat actions: write a line, mute a person (host), open the spectators' chat (host)."""

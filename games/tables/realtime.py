@@ -127,6 +127,13 @@ def send_to_table(table_id: int, event: dict) -> None:
     _send(table_group(table_id), event)
 
 
+def take_broadcast(table_id: int) -> dict | None:
+    """The table message this thread broadcast last, if it was this table's (once)."""
+    message = getattr(_sent_here, "message", None)
+    _sent_here.message = None
+    return message if message is not None and message["table"] == table_id else None
+
+
 def table_message(table_id: int) -> dict | None:
     """The table's version and presence, in three queries (a broadcast per decision reads it)."""
     from .models import Seat, Table
@@ -165,12 +172,18 @@ def table_message(table_id: int) -> dict | None:
     }
 
 
+# The newest table message this thread broadcast: the socket whose decision caused it answers
+# its own player first with it (consumers.py), instead of waiting its turn among the table's.
+_sent_here = threading.local()
+
+
 def broadcast_table(table_id: int, lobby: bool = True) -> None:
     """`lobby=False`: the change shows in no lobby row (a decision in a running game)."""
     from .rendering import render_lobby_list
 
     message = table_message(table_id)
     if message is not None:
+        _sent_here.message = message
         _send(table_group(table_id), message)
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})

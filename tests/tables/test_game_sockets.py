@@ -211,3 +211,32 @@ async def test_a_socket_that_opens_later_sees_the_watchers_counted_since_the_boa
     assert "1 watching" in frame and "0 watching" not in frame
     for communicator in (player, watcher, again):
         await communicator.disconnect()
+
+
+async def test_the_player_who_decided_sees_the_result_without_waiting_for_the_tables_broadcast(
+    monkeypatch,
+):
+    # The group broadcast is what the table's other sockets wait for; the deciding socket
+    # answers its own player at once with the same message (here the group copy never comes).
+    from games.tables import realtime
+
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    state = await db(_state)(table.pk)
+    seat = state.waiting_for[0]
+    sent = realtime._send
+    monkeypatch.setattr(
+        realtime,
+        "_send",
+        lambda group, message, **kw: (
+            None if group == realtime.table_group(table.pk) else sent(group, message, **kw)
+        ),
+    )
+    key = adapter.legal(state, seat)[0].key
+    await sockets[seat].send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    frame = await board_at_least(sockets[seat], state.version + 1)
+    assert BOARD_VERSION.search(frame)
+    for communicator in sockets.values():
+        await communicator.disconnect()
