@@ -170,7 +170,10 @@ def sync(
     # Paused by the host: whoever is ticking is charged up to now and stops; nobody starts.
     owed = set() if getattr(table, "clocks_paused", False) else set(waiting)
     changed = False
-    for seat in Seat.objects.filter(table_id=table.pk):
+    seats = Seat.objects.filter(table_id=table.pk).only(
+        "number", "player_id", "bot", "bank_ms", "waiting_since", "deadline"
+    )
+    for seat in seats:
         ticking = seat.waiting_since is not None
         owes = seat.number in owed and seat.player_id is not None and not seat.bot
         decided = seat.number == actor

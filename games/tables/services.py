@@ -301,7 +301,10 @@ def do_start_game(table: Table, actor: Player | None) -> None:
 
 
 def _seat_of(table: Table, player: Player | None) -> Seat:
-    seat = Seat.objects.filter(table=table, player=player).first() if player else None
+    # Not the pre-game answer (a JSON document) nobody here reads.
+    seat = (
+        Seat.objects.filter(table=table, player=player).defer("setup").first() if player else None
+    )
     if seat is None:
         raise Forbidden("Only the players seated at this table can do that.")
     return seat
