@@ -6,10 +6,13 @@
 (function () {
   var saved = null;
 
-  function scrollOf(root, selector) {
-    var el = root.querySelector(selector);
-    return el ? el.scrollTop : null;
-  }
+  // Where the reader scrolled the log to, kept as they scroll: reading scrollTop while a frame's
+  // parts are being swapped would make the browser lay the whole board out again, once per part.
+  var logScroll = 0;
+  document.addEventListener("scroll", function (e) {
+    var t = e.target;
+    if (t && t.classList && t.classList.contains("log-list")) logScroll = t.scrollTop;
+  }, true);
 
   function fit() {
     var table = document.querySelector(".kb .kb-table");
@@ -40,7 +43,7 @@
     saved = {
       focus: active && target.contains(active) && active.id ? active.id : null,
       within: !!(active && active !== document.body && target.contains(active)),
-      log: scrollOf(target, ".log-list"),
+      log: target.querySelector(".log-list") ? logScroll : null,
       folds: folds,
       popover: pop && pop.id ? pop.id : null
     };
@@ -49,7 +52,7 @@
     var board = document.getElementById("game-board");
     if (!saved || !board) return;
     var log = board.querySelector(".log-list");
-    if (log && saved.log !== null) log.scrollTop = saved.log;
+    if (log && saved.log) log.scrollTop = saved.log;  // a new log starts at its top anyway
     Object.keys(saved.folds).forEach(function (id) {
       var d = document.getElementById(id);
       if (d && d.tagName === "DETAILS" && d.open !== saved.folds[id]) d.open = saved.folds[id];

@@ -49,7 +49,14 @@
     var form = e.target.closest && e.target.closest(".chat-form");
     if (form) { form.reset(); }
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { apply(); scrollDown(); });
+  document.addEventListener("htmx:wsAfterMessage", function (e) {
+    // Most frames are the board's: only one that brings chat lines needs them tidied and the
+    // chat scrolled (scrolling reads the chat's height, which makes the browser lay out the page).
+    var text = e.detail && e.detail.message;
+    if (typeof text === "string" && text.indexOf("chat-") < 0) return;
+    apply();
+    scrollDown();
+  });
   document.addEventListener("click", function (e) {
     var hide = e.target.closest(".chat-hide");
     if (hide) {
