@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.template import Context, Template, engines
+from django.utils.safestring import mark_safe
 from jinja2 import DebugUndefined
 
 from games.kilforth.board import render_board
@@ -46,6 +47,11 @@ AWKWARD = 'O\'Neil & "Sons" <b>'
             '{{ x|default:"plain" }}{{ y|default:"plain" }}',
             '{{ x|default("plain") }}{{ y|default("plain") }}',
             {"x": "", "y": AWKWARD},
+        ),
+        (
+            "{{ xs }}|{{ s }}|{{ d.items }}|{{ d.values.0 }}",
+            '{{ xs }}|{{ s }}|{{ d.items }}|{{ d["values"][0] }}',
+            {"xs": [AWKWARD, 2], "s": mark_safe("<i>x</i>"), "d": {"items": "i", "values": "v"}},
         ),
         ("{{ x|capfirst }}", "{{ x|capfirst }}", {"x": "fight BIG"}),
         ('{{ xs|join:" & " }}', '{{ xs|join(" & ") }}', {"xs": [AWKWARD, "b"]}),
