@@ -1,10 +1,11 @@
 """Django vs Jinja2 board templates: byte-identical boards over seeded random games.
 
 Run while both the Django templates (templates/kilforth/) and their Jinja2 ports
-(jinja_templates/kilforth/) exist: `python -m bench.board_engines` (EQ_GAMES, EQ_POINTS: how
-many games, about how many states of each). Every compared state is rendered whole (nothing
-memoized) for each seat and a spectator with each engine, and the game's full log for every
-viewer at its end; exits 1 on any difference. Names carry ', ", <, > and & to check escaping.
+(jinja_templates/kilforth/) exist: `python -m bench.board_engines` (EQ_GAMES, EQ_POINTS,
+EQ_EVERY: how many games, about how many states of each, every how many of the 30 games). Every
+compared state is rendered whole (nothing memoized) for each seat and a spectator with each
+engine, and the game's full log for every viewer at its end; exits 1 on any difference. Names
+carry ', ", <, > and & to check escaping.
 """
 
 from __future__ import annotations
@@ -60,7 +61,10 @@ def main() -> int:
             out[name] = draw()
         return out
 
-    games = configs()[: int(os.environ.get("EQ_GAMES", "30"))]
+    # EQ_EVERY=3: every third game (1 to 4 heroes, both editions, still both modes).
+    games = configs()[:: int(os.environ.get("EQ_EVERY", "1"))][
+        : int(os.environ.get("EQ_GAMES", "30"))
+    ]
     per_game = int(os.environ.get("EQ_POINTS", "30"))
     total = diffs = states_n = 0
     t0 = time.time()
