@@ -6,7 +6,7 @@ gave: printed values are escaped as Django escapes them (`&#x27;`, `&quot;`, whe
 writes `&#39;`, `&#34;`), a dotted name is a key before an attribute, and the few filters the
 templates use keep Django's meaning (`default` and `capfirst` differ in Jinja2, `join` escapes its
 items as Django does, `pluralize` is Django's). tests/board/test_jinja_templates.py holds them to
-it; bench/board_engines.py compared whole boards of both engines while both existed.
+it; bench/board_engines.py (in git history) compared the two engines' whole boards.
 """
 
 from __future__ import annotations
