@@ -14,11 +14,13 @@ tables app reads the markers to send a socket only the parts that changed since 
 from __future__ import annotations
 
 from collections import OrderedDict
+from functools import cache
 from threading import Lock
 
 import orjson
-from django.template.loader import render_to_string
+from django.template import engines
 from django.utils.safestring import SafeString, mark_safe
+from jinja2 import Environment
 
 # Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
 PARTS_KEPT = 8192
@@ -26,12 +28,23 @@ _memo: OrderedDict[tuple[str, str], str] = OrderedDict()
 _lock = Lock()
 
 
+@cache
+def _jinja() -> Environment:
+    return engines["jinja2"].env
+
+
+def render(template: str, context: dict) -> SafeString:
+    """`template` (under jinja_templates/; Jinja2, escaping as Django: board/jinja.py), safe HTML
+    as Django's render_to_string gives (pages put the board in Django templates)."""
+    return mark_safe(_jinja().get_template(template).render(context))  # noqa: S308 - autoescaped
+
+
 def snippet(template: str, **context: object) -> SafeString:
     """`template` rendered with only `context`, memoized by that context.
 
     The key is the context slice itself where it is hashable (scalars, tuples of rendered rows),
-    else its repr: views are plain dicts, lists and scalars built in the same order every time,
-    so equal slices have equal reprs.
+    else its JSON (`_key`): views are plain dicts, lists and scalars built in the same order
+    every time, so equal slices have equal keys.
     """
     key = (template, tuple((k, _key(v)) for k, v in sorted(context.items())))
     with _lock:
@@ -39,7 +52,7 @@ def snippet(template: str, **context: object) -> SafeString:
         if html is not None:
             _memo.move_to_end(key)
     if html is None:
-        html = render_to_string(template, context).strip()
+        html = render(template, context).strip()
         with _lock:
             _memo[key] = html
             while len(_memo) > PARTS_KEPT:

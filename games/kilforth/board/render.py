@@ -12,7 +12,7 @@ import logging
 from collections.abc import Callable
 from functools import lru_cache
 
-from django.template.loader import get_template, render_to_string
+from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
 from games.kilforth.engine.events import name_people
@@ -32,7 +32,7 @@ from .card_facts import (
     saga_stage,
 )
 from .log_text import LogLine, Names, describe_kept, faces
-from .parts import board_parts
+from .parts import board_parts, render
 
 logger = logging.getLogger(__name__)
 DAYS = 25
@@ -68,7 +68,7 @@ def render_board(
             online=online,
             table_slug=table_slug,
         )
-        return render_to_string("kilforth/board.html", {**context, "parts": board_parts(context)})
+        return render("kilforth/board.html", {**context, "parts": board_parts(context)})
     except Exception:
         logger.exception("board rendering failed for version %s", picture.get("version"))
         return _fallback(picture, viewer, players)
@@ -794,6 +794,7 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     """The whole game log for one viewer (the board shows only its newest part)."""
     context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
-    row = get_template("kilforth/_log_row.html")
-    context["rows"] = [mark_safe(row.render({"r": r})) for r in context["log"]]  # noqa: S308
-    return render_to_string("kilforth/full_log.html", context)
+    context["rows"] = [
+        mark_safe(render("kilforth/_log_row.html", {"r": r})) for r in context["log"]
+    ]  # noqa: S308
+    return render("kilforth/full_log.html", context)
