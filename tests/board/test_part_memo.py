@@ -3,7 +3,7 @@ slices share one rendering, and anything a template tells apart keeps slices apa
 
 from django.utils.safestring import mark_safe
 
-from games.kilforth.board.log_text import LogLine, describe_kept
+from games.kilforth.board.log_text import LogLine, LogRow, describe_kept
 from games.kilforth.board.parts import _key, snippet
 
 
@@ -19,10 +19,10 @@ def test_equal_slices_have_equal_keys_and_different_ones_do_not():
 def test_a_safe_string_and_the_same_text_unsafe_are_different_slices():
     # The template escapes the one and not the other, so they must not share a rendering.
     assert _key({"label": "<b>x</b>"}) != _key({"label": mark_safe("<b>x</b>")})  # noqa: S308
-    plain = snippet("kilforth/_log_row.html", r={"line": LogLine("k", "a < b"), "mine": False})
+    plain = snippet("kilforth/_log_row.html", r=LogRow(LogLine("k", "a < b"), False, False, 1))
     safe = snippet(
         "kilforth/_log_row.html",
-        r={"line": LogLine("k", mark_safe("a <i>b</i>")), "mine": False},  # noqa: S308
+        r=LogRow(LogLine("k", mark_safe("a <i>b</i>")), False, False, 1),  # noqa: S308
     )
     assert "a &lt; b" in plain
     assert "<i>b</i>" in safe
@@ -41,3 +41,13 @@ def test_an_events_sentence_is_kept_per_viewer_and_names():
     assert describe_kept(dict(event), ann, (("0", "Ann"),), None) is first
     renamed = describe_kept(event, bea, (("0", "Bea"),), None)
     assert renamed is not first and "Bea" in renamed.text and "Ann" in first.text
+
+
+def test_a_log_row_is_keyed_by_what_it_shows():
+    line = LogLine("move", "Ann moves.", day=2, seats=frozenset({0}))
+    same = LogLine("move", "Ann moves.", day=2, seats=frozenset({0}))
+    assert _key(LogRow(line, True, False, 2)) == _key(LogRow(same, True, False, 2))
+    assert _key(LogRow(line, True, False, 2)) != _key(LogRow(line, False, False, 2))
+    assert _key(LogRow(line, True, False, 2)) != _key(
+        LogRow(LogLine("move", "Bea moves.", day=2), True, False, 2)
+    )

@@ -31,7 +31,7 @@ from .card_facts import (
     race_name,
     saga_stage,
 )
-from .log_text import LogLine, Names, describe_kept, faces
+from .log_text import LogLine, LogRow, Names, describe_kept, faces
 from .parts import board_parts, render
 
 logger = logging.getLogger(__name__)
@@ -712,17 +712,17 @@ def _night_panel(night: dict | None, line_of: Callable[[dict], LogLine]) -> dict
 # -- log, result, glossary -----------------------------------------------------------------------
 
 
-def _log_rows(lines: list[LogLine], viewer: int | None) -> list[dict]:
+def _log_rows(lines: list[LogLine], viewer: int | None) -> list[LogRow]:
     rows = []
     prev_day = None
     for line in reversed(lines):
         rows.append(
-            {
-                "line": line,
-                "mine": viewer is not None and viewer in line.seats,
-                "new_day": line.day != prev_day,
-                "day": line.day,
-            }
+            LogRow(
+                line=line,
+                mine=viewer is not None and viewer in line.seats,
+                new_day=line.day != prev_day,
+                day=line.day,
+            )
         )
         prev_day = line.day
     return rows
