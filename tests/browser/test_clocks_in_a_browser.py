@@ -88,7 +88,7 @@ def seed(server: DaphneServer, *specs: dict) -> dict:
 
 @pytest.fixture
 def server(tmp_path):
-    server = DaphneServer(tmp_path)
+    server = DaphneServer(tmp_path, KILFORTH_TEST_SEED="4242")  # the same Kilforth game each run
     yield server
     server.stop()
 
