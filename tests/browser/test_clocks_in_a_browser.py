@@ -22,6 +22,7 @@ SEED = """
 import json, random
 from datetime import timedelta
 from django.contrib.sessions.backends.db import SessionStore
+from django.db import transaction
 from django.utils import timezone
 from games.tables import kits, services
 from games.tables.identity import PLAYER_KEY
@@ -44,7 +45,8 @@ for spec in json.loads(SPECS):
     table = services.do_create_table(sitting[0], {
         "name": spec["name"], "game": spec["game"], "seat_count": len(sitting),
         "visibility": "public", "pace": spec.get("pace", "untimed"),
-        "options": OPTIONS[spec["game"]], "bot_delay_ms": 0, "grace_seconds": 120})
+        "options": OPTIONS[spec["game"]] | spec.get("options", {}), "bot_delay_ms": 0,
+        "grace_seconds": 120})
     for number, player in enumerate(sitting):
         services.do_take_seat(table, player, number, "player")
     services.do_start_game(table, sitting[0])
@@ -52,15 +54,19 @@ for spec in json.loads(SPECS):
         services.do_setup_seat(table, player, SETUP[spec["game"]])
     kit, rng = kits.kit_for(table), random.Random(spec.get("seed", 1))
     decisions, until = spec.get("decisions", 0), spec.get("until")
-    for _ in range(5000):
-        game = Game.objects.get(table=table)
-        state = kit.load(game.state)
-        seat = kit.waiting_for(state)[0]
-        if decisions <= 0 and (until is None or sitting[seat].name == until):
-            break
-        key = kit.bot_choice(state, seat, "heuristic", rng)
-        services.do_act(table, sitting[seat], key, game.version)
-        decisions -= 1
+    # One commit for the lot (each decision's own transaction is a savepoint inside it).
+    with transaction.atomic():
+        for _ in range(5000):
+            game = Game.objects.get(table=table)
+            state = kit.load(game.state)
+            if kit.result(state) is not None:
+                break
+            seat = kit.waiting_for(state)[0]
+            if decisions <= 0 and (until is None or sitting[seat].name == until):
+                break
+            key = kit.bot_choice(state, seat, "heuristic", rng)
+            services.do_act(table, sitting[seat], key, game.version)
+            decisions -= 1
     if spec.get("due_in") is not None:
         Seat.objects.filter(table=table, deadline__isnull=False).update(
             deadline=timezone.now() + timedelta(seconds=spec["due_in"]))
@@ -80,8 +86,10 @@ print(json.dumps(out))
 
 def seed(server: DaphneServer, *specs: dict) -> dict:
     """Tables in play in the server's database, one per spec: {"game", "name", "players",
-    "pace", "decisions" (made by sensible bot choices for the players), "until" (then on until
-    that person is waited on), "due_in" (seconds to the running clock's deadline), "finished"}."""
+    "options" (over the defaults), "pace", "decisions" (made by sensible bot choices for the
+    players; a great many plays the game to its end), "until" (then on until that person is
+    waited on), "due_in" (seconds to the running clock's deadline), "finished" (marked so
+    without an end: enough for a replay)}."""
     script = f"SPECS = {json.dumps(json.dumps(specs))}\n{SEED}"
     return json.loads(server.manage("shell", "--no-imports", "-c", script).splitlines()[-1])
 
