@@ -55,17 +55,19 @@ for spec in json.loads(SPECS):
     kit, rng = kits.kit_for(table), random.Random(spec.get("seed", 1))
     decisions, until = spec.get("decisions", 0), spec.get("until")
     # One commit for the lot (each decision's own transaction is a savepoint inside it).
+    # The state is followed here as the services move it (not read back each time).
+    game = Game.objects.get(table=table)
+    state, version = kit.load(game.state), game.version
     with transaction.atomic():
         for _ in range(5000):
-            game = Game.objects.get(table=table)
-            state = kit.load(game.state)
             if kit.result(state) is not None:
                 break
             seat = kit.waiting_for(state)[0]
             if decisions <= 0 and (until is None or sitting[seat].name == until):
                 break
             key = kit.bot_choice(state, seat, "heuristic", rng)
-            services.do_act(table, sitting[seat], key, game.version)
+            version = services.do_act(table, sitting[seat], key, version)
+            state = kit.act(state, seat, key)
             decisions -= 1
     if spec.get("due_in") is not None:
         Seat.objects.filter(table=table, deadline__isnull=False).update(

@@ -8,6 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_accessibility import axe_findings
 from tests.browser.test_clocks_in_a_browser import page_as, seed, server  # noqa: F401
 from tests.browser.test_game_in_a_browser import enter
 from tests.browser.test_knightfall_in_a_browser import _click_a_choice
@@ -134,6 +135,8 @@ def test_a_finished_game_is_stepped_by_day_or_round_and_with_every_hand_revealed
     # By then the seats hold cards (each drew its first), named under their seat.
     expect(page.locator(".replay-cards li").first).to_be_visible()
     screenshot(page, f"replay-hands-{game}-desktop")
+    # The marks, the switch and the hands pass axe (no serious or critical violation).
+    assert axe_findings(page, f"replay with hands, {game}") == []
     page.set_viewport_size({"width": 390, "height": 844})
     screenshot(page, f"replay-hands-{game}-phone")
     assert page.evaluate("document.documentElement.scrollWidth") <= 392
