@@ -17,7 +17,10 @@ BOARD_VERSION = re.compile(r'id="game-board"[^>]*data-version="(\d+)"')
 
 @pytest.fixture(autouse=True)
 def _no_checkpoints_of_other_tests():
-    """Checkpoints are remembered by game id, and a rolled-back test's ids come round again."""
+    """Checkpoints are remembered by game id, and a rolled-back test's ids come round again (in
+    the next test of this file, or of another: a Knight Fall state under a Kilforth game's id)."""
+    caches.forget_all()
+    yield
     caches.forget_all()
 
 
