@@ -36,11 +36,15 @@ async def application(scope: dict, receive: object, send: object) -> None:
 
 def _start_with_daphne() -> None:
     # Under daphne the app is imported before its event loop runs: start the driver as the loop
-    # starts, so games waiting on bots resume after a restart even before anyone connects.
+    # starts, so games waiting on bots (and clocks run out while the server was down) resume
+    # after a restart even before anyone connects. Daphne runs Twisted's asyncio reactor on a
+    # loop of its own, not the one `asyncio.get_event_loop()` gives at import time: the reactor
+    # says when it runs, inside that loop.
     import asyncio
 
-    loop = asyncio.get_event_loop()
-    loop.call_soon(lambda: loop.create_task(_first_tick()))
+    from twisted.internet import reactor
+
+    reactor.callWhenRunning(lambda: asyncio.ensure_future(_first_tick()))
 
 
 async def _first_tick() -> None:

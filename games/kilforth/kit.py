@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 
 from games.kilforth import adapter, summary
-from games.tables.kits import KitRefusal, show_when
+from games.tables.kits import HandCard, KitRefusal, show_when
 
 EDITIONS = [("gloom", "Gloom of Kilforth"), ("shadows", "Shadows of Kilforth")]
 MODES = [("competitive", "Competitive"), ("cooperative", "Cooperative"), ("solo", "Solo")]
@@ -124,6 +124,22 @@ class KilforthKit:
 
     def summary(self, state: adapter.State, history: list, players: dict[int, str]) -> Any:
         return summary.summary(state, history, players)
+
+    phase_word = "Day"
+
+    def hands(self, state: adapter.State) -> dict[int, list[HandCard]]:
+        """Each hero's rumours and loot: what only its own seat sees (a finished game's replay)."""
+        from games.kilforth.board.card_facts import card, card_name
+
+        piles = (("hand", "Rumour"), ("loot", "Loot"))
+        return {
+            h["seat"]: [
+                {"name": card_name(cid), "text": str(card(cid).get("text", "")), "kind": kind}
+                for pile, kind in piles
+                for cid in h[pile]
+            ]
+            for h in state.heroes
+        }
 
     options_form = KilforthOptionsForm
 

@@ -15,8 +15,9 @@ from django import forms
 
 from games.knightfall import board, summary
 from games.knightfall.engine import api, bots
+from games.knightfall.engine.content import content
 from games.knightfall.engine.core import GameState, IllegalAction
-from games.tables.kits import KitRefusal, show_when
+from games.tables.kits import HandCard, KitRefusal, show_when
 
 MODES = [("standard", "Standard (knights against demons)"), ("coop", "Co-op (all knights)")]
 LONE_TEAMS = [("demons", "plays the demons"), ("knights", "plays the knights")]
@@ -139,6 +140,19 @@ class KnightfallKit:
 
     def summary(self, state: GameState, history: list, players: dict[int, str]) -> Any:
         return summary.summary(state, history, players)
+
+    phase_word = "Round"
+
+    def hands(self, state: GameState) -> dict[int, list[HandCard]]:
+        """Each player's power cards: what only their own seat sees (a finished game's replay)."""
+        cards = content().cards
+        hands: dict[int, list[HandCard]] = {}
+        for p in state["players"]:
+            held = [cards.get(cid.split("#")[0], {"name": cid, "text": ""}) for cid in p["hand"]]
+            hands[p["seat"]] = [
+                {"name": c["name"], "text": c.get("text", ""), "kind": "Power card"} for c in held
+            ]
+        return hands
 
     options_form = KnightfallOptionsForm
 

@@ -47,6 +47,14 @@ class Moment(TypedDict):
     text: str  # one sentence, the kit's own words
 
 
+class HandCard(TypedDict):
+    """One card a seat holds out of the others' sight (`GameKit.hands`)."""
+
+    name: str
+    text: str
+    kind: str  # which of the seat's hidden piles it is in ("Rumour", "Loot", "Power card")
+
+
 class GameSummary(TypedDict):
     """The end of a game in numbers (`GameKit.summary`); the platform draws the charts."""
 
@@ -130,6 +138,13 @@ class GameKit(Protocol):
         """The phase (day, round) the game is in and each series' score now."""
 
     def summary(self, state: Any, history: list, players: dict[int, str]) -> GameSummary: ...
+
+    # Replays (games/tables/replays.py): the word for a phase of `progress` ("Day", "Round"),
+    # marked on the replay's slider; and every seat's hidden cards at a moment, by seat. The
+    # platform shows `hands` only in the replay of a finished game ("Reveal hands").
+    phase_word: str
+
+    def hands(self, state: Any) -> dict[int, list[HandCard]]: ...
 
     def prompt_context(self, seats: list[Any], my_seat: int | None) -> dict[str, Any]:
         """Template context for the kit's pre-game prompt (`prompt_template`)."""

@@ -211,7 +211,7 @@ def game_log(request: HttpRequest, slug: str) -> HttpResponse:
 
 def replay(request: HttpRequest, slug: str) -> HttpResponse:
     """A game stepped through decision by decision (`replays.py`); `?step=N`, and once the game
-    has ended `?seat=K` to see the board as that seat saw it."""
+    has ended `?seat=K` to see the board as that seat saw it, `?hands=1` to reveal every hand."""
     table, _ = _table_or_404(request, slug)
     game = Game.objects.filter(table=table).first()
     if game is None:
@@ -225,9 +225,11 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
     players = {s.number: _seat_name(table, s) for s in seats}
     # While the game runs a replay shows the public board only: hands are not yet history.
     seat = _int_param(request, "seat", -1, -1, len(seats) - 1) if ended else -1
+    reveal = replays.revealed(ended, request.GET.get("hands") == "1")
     viewer = seat if seat >= 0 else None
     try:
         state = replays.state_after(game, kit, steps, step)
+        marks = replays.marks(steps, replays.first_phase(game, kit, steps), kit.phase_word)
     except replays.ReplayUnavailable as exc:
         return render(request, "tables/replay.html", {"table": table, "unavailable": exc})
     board = kit.render(state, viewer, players, set(), table.slug)
@@ -238,6 +240,10 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
     moment = Action.objects.filter(game=game, version__lte=kit.version(state)).order_by("-version")
     until = moment.values_list("created", flat=True).first() or game.created
     chat_lines = chat.said_by(table, until)
+    earlier, later = replays.neighbours(marks, step)
+    keep = {"seat": seat} if seat >= 0 else {}
+    if reveal:
+        keep["hands"] = 1
     context = {
         "table": table,
         "board": frames.board_frame(board, kit.version(state), kit.key),
@@ -250,6 +256,15 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
         "seat": seat,
         "seats": seats,
         "chat_lines": chat_lines,
+        "marks": marks,
+        "phase_word": kit.phase_word,
+        "phase": replays.phase_at(marks, step),
+        "earlier": earlier,
+        "later": later,
+        "keep": "&" + urlencode(keep) if keep else "",
+        "reveal": reveal,
+        "hands": replays.hands_at(kit, state, players) if reveal else [],
+        "switch": "&" + urlencode({**keep, "hands": 0 if reveal else 1}),
     }
     return render(request, "tables/replay.html", context)
 

@@ -12,6 +12,7 @@ class WithoutExtras:
     simulation, no teams, no undo, no end-of-game numbers."""
 
     simulate_command = ""
+    phase_word = "Turn"
 
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None
@@ -24,6 +25,9 @@ class WithoutExtras:
 
     def progress(self, state: Any) -> tuple[int, list[float]]:
         return 1, []
+
+    def hands(self, state: Any) -> dict[int, list]:
+        return {}
 
     def summary(self, state: Any, history: list, players: dict[int, str]) -> GameSummary:
         return {"phase": "Turn", "score": "Points", "series": [], "rows": [], "luck": [],

@@ -1,15 +1,27 @@
 """Replays: a game stepped through, rebuilt exactly from its first state and its decisions."""
 
+import random
 import re
 
 import pytest
+from django.utils.html import escape
 
 from games.kilforth import adapter
 from games.tables import caches, chat, kits, replays, services
-from games.tables.models import Game, Table, TableStatus
+from games.tables.identity import PLAYER_ACCESS
+from games.tables.models import Game, Player, Table, TableStatus
 from tests.tables.test_game_flow import current_state, deciding, started_table
 
 BOARD_VERSION = re.compile(r'id="game-board"[^>]*data-version="(\d+)"')
+
+
+@pytest.fixture(autouse=True)
+def _no_checkpoints_of_other_tests():
+    """Checkpoints are remembered by game id, and a rolled-back test's ids come round again (in
+    the next test of this file, or of another: a Knight Fall state under a Kilforth game's id)."""
+    caches.forget_all()
+    yield
+    caches.forget_all()
 
 
 def play(table, players, decisions: int) -> list:
@@ -116,3 +128,146 @@ def test_a_game_begun_before_replays_were_recorded_says_so(client):
     with pytest.raises(replays.ReplayUnavailable):
         game = Game.objects.get(table=table)
         replays.state_after(game, kits.kit_for(table), replays.steps_of(game), 1)
+
+
+def play_bots(table, players, decisions: int, seed: int = 1) -> list:
+    """`decisions` decisions by each waiting seat's sensible bot choice, made as its player."""
+    kit = kits.kit_for(table)
+    rng = random.Random(seed)
+    states = []
+    for _ in range(decisions):
+        game = Game.objects.get(table=table)
+        state = kit.load(game.state)
+        if kit.result(state) is not None:
+            break
+        seat = kit.waiting_for(state)[0]
+        key = kit.bot_choice(state, seat, "heuristic", rng)
+        services.do_act(table, players[seat], key, game.version)
+        states.append(kit.load(Game.objects.get(table=table).state))
+    return states
+
+
+def knightfall_table(names=("Kay", "Dee")):
+    players = [Player.objects.create(name=n) for n in names]
+    settings = {"name": "Night", "game": "knightfall", "seat_count": len(names)}
+    settings |= {"visibility": "public", "bot_delay_ms": 0, "grace_seconds": 60}
+    settings["options"] = {"mode": "standard", "lone_team": "demons", "locations": True}
+    table = services.do_create_table(players[0], settings)
+    for number, player in enumerate(players):
+        services.do_take_seat(table, player, number, PLAYER_ACCESS)
+    services.do_start_game(table, players[0])
+    for player in players:
+        services.do_setup_seat(table, player, {})
+    table.refresh_from_db()
+    return table, players
+
+
+def first_steps_of_each_phase(kit, table, states) -> dict[int, int]:
+    """{phase: the first step in it}, from the states themselves."""
+    first = {kit.progress(kit.load(Game.objects.get(table=table).initial))[0]: 0}
+    for step, state in enumerate(states, start=1):
+        first.setdefault(kit.progress(state)[0], step)
+    return {phase: step for phase, step in first.items() if phase >= 1}
+
+
+def finish(table):
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+
+
+def hands_panel(page: str) -> str:
+    start = page.index('<section class="panel replay-hands"')
+    return page[start : page.index("</section>", start)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "game, word, decisions", [("kilforth", "Day", 40), ("knightfall", "Round", 150)]
+)
+def test_the_slider_marks_where_each_day_or_round_begins_and_the_buttons_jump_there(
+    client, game, word, decisions
+):
+    table, players = started_table() if game == "kilforth" else knightfall_table()
+    kit = kits.kit_for(table)
+    states = play_bots(table, players, decisions)
+    first = first_steps_of_each_phase(kit, table, states)
+    assert len(first) >= 3, first  # the game went through a few phases
+    page = replay_page(client, table, step=0)
+    for phase, step in first.items():
+        assert re.search(rf'<option value="{step}" label="{word} {phase}">', page)
+        assert f'href="?step={step}" title="{word} {phase}: decision {step}"' in page
+    (p1, s1), (p2, s2), (p3, s3) = list(first.items())[:3]
+    # Inside the second phase: back goes to its start, forward to the start of the third.
+    middle = replay_page(client, table, step=s2 + 1) if s3 > s2 + 1 else None
+    if middle:
+        assert f"{word} {p2}</span>" in middle
+        assert re.search(rf'rel="prev-phase" href="\?step={s2}"', middle)
+        assert re.search(rf'rel="next-phase" href="\?step={s3}"', middle)
+    # At the start of a phase, back goes to the start of the one before.
+    at_start = replay_page(client, table, step=s2)
+    assert re.search(rf'rel="prev-phase" href="\?step={s1}"', at_start)
+    assert re.search(rf'rel="next-phase" href="\?step={s3}"', at_start)
+
+
+def test_marks_skip_unrecorded_phases_and_the_setting_up():
+    def step(number, phase):
+        return replays.Step(number, 0, "k", "Ann", [], number, phase=phase)
+
+    steps = [step(1, 0), step(2, 1), step(3, None), step(4, 1), step(5, 2), step(6, 2)]
+    marks = replays.marks(steps, 0, "Round")
+    assert [(m.step, m.label) for m in marks] == [(2, "Round 1"), (5, "Round 2")]
+    assert replays.phase_at(marks, 1) is None and replays.phase_at(marks, 4).label == "Round 1"
+    assert replays.neighbours(marks, 5) == (marks[0], None)
+    # The labels that would crowd each other keep their mark but not their words.
+    many = [step(n, n) for n in range(1, 41)]
+    spaced = replays.marks(many, 1, "Day")
+    assert len(spaced) == 40 and spaced[0].roomy and spaced[0].tight
+    assert 5 <= sum(m.tight for m in spaced) < sum(m.roomy for m in spaced) < 40
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["kilforth", "knightfall"])
+def test_reveal_hands_shows_every_seats_hand_at_each_step_once_the_game_is_over(client, game):
+    table, players = started_table() if game == "kilforth" else knightfall_table()
+    kit = kits.kit_for(table)
+    states = play_bots(table, players, 20)
+    finish(table)
+    for step in (3, 20):
+        page = replay_page(client, table, step=step, hands=1)
+        panel = hands_panel(page)
+        hands = kit.hands(states[step - 1])
+        assert set(hands) == {0, 1}
+        assert step == 3 or any(hands.values())  # cards to show, later in the game
+        for seat, cards in hands.items():
+            assert f"Seat {seat + 1}</small>" in panel
+            for card in cards:
+                assert escape(card["name"]) in panel
+        assert 'role="switch" aria-checked="true"' in page
+        # Every link of the page keeps the hands shown; the switch hides them.
+        assert f'rel="prev" href="?step={step - 1}&amp;hands=1"' in page
+        assert f'href="?step={step}&amp;hands=0"' in page
+        # The board itself stays the spectator's.
+        names = {0: players[0].name, 1: players[1].name}
+        assert kit.render(states[step - 1], None, names, set(), table.slug) in page
+    hidden = replay_page(client, table, step=3)
+    assert "replay-hands" not in hidden and 'role="switch" aria-checked="false"' in hidden
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["kilforth", "knightfall"])
+def test_while_the_game_runs_no_replay_reveals_a_hand_however_it_is_asked(client, game):
+    table, players = started_table() if game == "kilforth" else knightfall_table()
+    kit = kits.kit_for(table)
+    states = play_bots(table, players, 12)
+    public = replay_page(client, table, step=12)
+    assert 'role="switch"' not in public and "Reveal hands" not in public
+    for asked in ({"hands": 1}, {"hands": 1, "seat": 0}, {"seat": 1}):
+        page = replay_page(client, table, step=12, **asked)
+        assert "replay-hands" not in page and 'role="switch"' not in page
+        assert board_of(page) == board_of(public)
+    # Not one card of a hand is on the page (a card also on the open board aside).
+    page = replay_page(client, table, step=12, hands=1)
+    visible = kit.render(states[-1], None, {}, set(), table.slug)
+    for cards in kit.hands(states[-1]).values():
+        for card in cards:
+            if escape(card["name"]) not in visible:
+                assert escape(card["name"]) not in page
