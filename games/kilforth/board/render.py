@@ -13,7 +13,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from django.template.loader import render_to_string
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games.kilforth.engine.events import name_people
 
@@ -794,7 +794,7 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     """The whole game log for one viewer (the board shows only its newest part)."""
     context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
-    context["rows"] = [
-        mark_safe(render("kilforth/_log_row.html", {"r": r})) for r in context["log"]
-    ]  # noqa: S308
+    context["rows"] = SafeString(
+        "".join(render("kilforth/_log_row.html", {"r": r}) for r in context["log"])
+    )
     return render("kilforth/full_log.html", context)
