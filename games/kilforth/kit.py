@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 
 from games.kilforth import adapter, summary
+from games.kilforth.tutorial import TUTORIAL
 from games.tables.kits import KitRefusal, show_when
 
 EDITIONS = [("gloom", "Gloom of Kilforth"), ("shadows", "Shadows of Kilforth")]
@@ -97,6 +98,7 @@ class KilforthKit:
     bot_levels = {"random": "random", "heuristic": "sensible"}
     prompt_template = "kilforth/_hero_choice.html"
     simulate_command = "simulate_kilforth"
+    tutorial = TUTORIAL  # "Learn to play Kilforth" (games/kilforth/tutorial.py)
 
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None  # everyone plays for themselves, or all together (co-op): no team channel
