@@ -34,8 +34,35 @@
     else if (inner.bottom > bottom) box.scrollTop += inner.bottom - bottom + 8;
   }
 
+  // Screen readers hear each new step of the guide in a few words (its details are the marked
+  // button's description): a polite live region of its own, made once, outside every swap.
+  var heard = null;
+  function liveRegion() {
+    var region = document.getElementById("coach-announce");
+    if (!region) {
+      region = document.createElement("div");
+      region.id = "coach-announce";
+      region.className = "sr-only";
+      region.setAttribute("aria-live", "polite");
+      document.body.appendChild(region);
+    }
+    return region;
+  }
+  function say(coach) {
+    var kicker = coach && !coach.hidden && coach.querySelector(".coach-kicker");
+    var title = coach && coach.querySelector(".coach-title");
+    var now = kicker && title ? kicker.textContent.trim() + ": " + title.textContent.trim() : "";
+    if (heard !== null && now && now !== heard) {
+      var region = liveRegion();
+      region.textContent = "";
+      setTimeout(function () { region.textContent = now.replace(/^\W+/, "") + "."; }, 150);
+    }
+    heard = now;
+  }
+
   function apply() {
     clear();
+    say(document.getElementById("table-coach"));
     var coach = document.getElementById("table-coach");
     var board = document.getElementById("game-board");
     if (!coach || coach.hidden || !board) return;
@@ -71,6 +98,10 @@
   document.addEventListener("htmx:wsAfterMessage", apply);
   // A turned phone or a resized window lays the bar out anew: show the mark again.
   window.addEventListener("resize", function () { revealed = null; apply(); });
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", apply);
-  else apply();
+  function ready() {
+    if (document.getElementById("table-coach")) liveRegion();
+    apply();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
+  else ready();
 })();

@@ -25,7 +25,14 @@ def step_of(page) -> str:
 
 
 def uncovered_and_in_view(page, selector: str, height: int) -> None:
-    """The element is inside the viewport and is what a tap at its centre reaches."""
+    """The element is inside the viewport and is what a tap at its centre reaches (waited for:
+    a resize reaches the page's script a moment after the viewport changed)."""
+    page.wait_for_function(
+        """([sel, h]) => { const r = document.querySelector(sel).getBoundingClientRect();
+            return r.top >= 0 && r.bottom <= h; }""",
+        arg=[selector, height],
+        timeout=5_000,
+    )
     box = page.locator(selector).bounding_box()
     assert box and 0 <= box["y"] and box["y"] + box["height"] <= height, (selector, box)
     reached = page.evaluate(
@@ -39,7 +46,10 @@ def uncovered_and_in_view(page, selector: str, height: int) -> None:
 def test_a_newcomer_learns_kilforth_through_a_day_and_a_night(new_page):
     page = new_page(*DESKTOP)
     enter(page, "Nell")
-    page.get_by_role("button", name="Learn to play Kilforth").click()
+    entry = page.get_by_role("button", name="Learn to play Kilforth")
+    expect(entry).to_be_visible()
+    page.screenshot(path=str(_shot("lobby", DESKTOP)))
+    entry.click()
     coach = page.get_by_role("region", name=re.compile("Welcome"))
     expect(coach).to_be_visible()
     board = page.locator("#game-board")
@@ -81,6 +91,11 @@ def test_a_newcomer_learns_kilforth_through_a_day_and_a_night(new_page):
             arg=shown,
         )
     assert titles == [step.title for step in TUTORIAL.script]
+    # A screen reader heard each new step in a few words (the last one, before it went away).
+    last = len(TUTORIAL.script)
+    expect(page.locator("#coach-announce")).to_have_text(
+        f"Guide · step {last} of {last}: {TUTORIAL.script[-1].title}."
+    )
     # The guide has finished; the game goes on as any other, on its second day.
     expect(page.locator(".st-day")).to_contain_text(re.compile(r"\bDay 2\b"))
     expect(page.locator("#kb-decision")).to_contain_text("Your decision")

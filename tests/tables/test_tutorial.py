@@ -78,7 +78,9 @@ def test_learn_to_play_opens_a_private_solo_table_begun_with_the_fixed_hero_and_
     seat = table.seats.get()
     assert seat.player == ann and seat.setup == {**TUTORIAL.setup}
     state = state_of(table)
-    expected = adapter.setup(table.options | {"auto_evasion": False}, [TUTORIAL.setup], 7)
+    expected = adapter.setup(
+        table.options | {"auto_evasion": False}, [TUTORIAL.setup], TUTORIAL.seed
+    )
     assert state.seed == TUTORIAL.seed and state.to_dict() == expected.to_dict()
     page = client.get(table.get_absolute_url()).content.decode()
     assert 'id="table-coach"' in page and "Leave the tutorial" in page
