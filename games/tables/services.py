@@ -520,7 +520,8 @@ def do_undo(table: Table, player: Player | None, seen_version: int) -> int:
 def do_start_tutorial(player: Player | None, game: str) -> Table:
     """A private solo table of the kit's tutorial, set up and begun through the ordinary path:
     create the table, take its seat, start, answer the pre-game prompt with the tutorial's hero
-    (the game begins with the tutorial's seed)."""
+    (the game begins with the tutorial's seed). Starting again closes the earlier guided games
+    still under the guide, so that retrying never runs into the limit of open tables."""
     if player is None:
         raise Forbidden("Choose a display name first.")
     try:
@@ -539,6 +540,15 @@ def do_start_tutorial(player: Player | None, game: str) -> Table:
         "tutorial": tutorials.new_progress(tutorial.seed),
     }
     with transaction.atomic():
+        # Starting over closes the person's earlier guided games still under the guide (a game
+        # whose guide was left or finished is their own game now, and stays).
+        earlier = Table.objects.filter(
+            host=player, game=kit.key, tutorial__isnull=False, status__in=LIVE_STATUSES
+        )
+        for old in earlier.select_for_update():
+            if tutorials.active(old.tutorial, tutorial.script):
+                Table.objects.filter(pk=old.pk).update(status=TableStatus.CLOSED)
+                _touch(old)
         table = do_create_table(player, settings)
         do_take_seat(table, player, 0, PLAYER_ACCESS)
         do_start_game(table, player)

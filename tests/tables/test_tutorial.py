@@ -216,3 +216,17 @@ def test_taking_back_a_guided_decision_puts_the_guide_back_at_its_step(person):
     services.do_undo(table, ann, Game.objects.get(table=table).version)
     again = coaching(table)
     assert (again.index, again.key, again.strayed) == (coach.index, coach.key, False)
+
+
+@pytest.mark.django_db
+def test_starting_over_closes_the_earlier_guided_game_but_never_one_played_on_alone(person):
+    _, ann = person("Ann")
+    first = services.do_start_tutorial(ann, "kilforth")
+    second = services.do_start_tutorial(ann, "kilforth")
+    assert Table.objects.get(pk=first.pk).status == TableStatus.CLOSED
+    services.do_leave_tutorial(second, ann)  # now it is Ann's own game
+    for _ in range(6):  # more than the limit of open tables: retrying never runs into it
+        latest = services.do_start_tutorial(ann, "kilforth")
+    assert Table.objects.get(pk=second.pk).status == TableStatus.STARTED
+    live = Table.objects.filter(host=ann).exclude(status=TableStatus.CLOSED)
+    assert set(live) == {second, latest}
