@@ -75,8 +75,8 @@ SCRIPT = [
     ),
     Step(
         "A test, and fate",
-        "One die, one success: one short. Once a day, after seeing the dice, you may call on "
-        "fate and spend a fate token for one more success.",
+        "One die, one success: one short of the two the mine needs. Once a day, after seeing "
+        "the dice, you may call on fate and spend a fate token for one more success.",
         point={"verb": "call_fate", "pay": "token"},
     ),
     Step(
