@@ -13,7 +13,6 @@ from typing import Any
 from django import forms
 
 from games.kilforth import adapter, summary
-from games.kilforth.tutorial import TUTORIAL
 from games.tables.kits import KitRefusal, show_when
 
 EDITIONS = [("gloom", "Gloom of Kilforth"), ("shadows", "Shadows of Kilforth")]
@@ -98,7 +97,13 @@ class KilforthKit:
     bot_levels = {"random": "random", "heuristic": "sensible"}
     prompt_template = "kilforth/_hero_choice.html"
     simulate_command = "simulate_kilforth"
-    tutorial = TUTORIAL  # "Learn to play Kilforth" (games/kilforth/tutorial.py)
+
+    @property
+    def tutorial(self) -> Any:
+        """ "Learn to play Kilforth": the guided first game (games/kilforth/tutorial.py)."""
+        from games.kilforth.tutorial import TUTORIAL
+
+        return TUTORIAL
 
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None  # everyone plays for themselves, or all together (co-op): no team channel
