@@ -98,6 +98,13 @@ class KilforthKit:
     prompt_template = "kilforth/_hero_choice.html"
     simulate_command = "simulate_kilforth"
 
+    @property
+    def tutorial(self) -> Any:
+        """ "Learn to play Kilforth": the guided first game (games/kilforth/tutorial.py)."""
+        from games.kilforth.tutorial import TUTORIAL
+
+        return TUTORIAL
+
     def teams(self, options: dict[str, Any], seat_count: int) -> list[str] | None:
         return None  # everyone plays for themselves, or all together (co-op): no team channel
 

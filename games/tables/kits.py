@@ -210,3 +210,18 @@ def all_kits() -> list[GameKit]:
 def bot_label(game: str, level: str) -> str:
     kit = _kits.get(game)
     return kit.bot_levels.get(level, level) if kit else level
+
+
+# -- Optional: a guided first game ---------------------------------------------------------------
+# A kit may offer a tutorial as its `tutorial` attribute (a games.tables.tutorials.Tutorial: fixed
+# options, hero and seed, and a script of steps). It is not part of GameKit: a kit without one
+# simply has no "Learn to play" entry in the lobby.
+
+
+def tutorial_of(kit: GameKit) -> Any:
+    """The kit's tutorial (games.tables.tutorials.Tutorial), or None when it offers none."""
+    return getattr(kit, "tutorial", None)
+
+
+def kits_with_tutorials() -> list[GameKit]:
+    return [kit for kit in _kits.values() if tutorial_of(kit) is not None]

@@ -80,6 +80,9 @@ class Table(models.Model):
     pace = models.CharField(max_length=12, default="untimed", db_default="untimed")
     # The host paused the clocks: no seat's time runs (clocks.sync) until they resume.
     clocks_paused = models.BooleanField(default=False)
+    # A guided first game (games/tables/tutorials.py): the kit's fixed seed and where the guide
+    # stands ({"seed", "step", "strayed", "left"}); None for every other table.
+    tutorial = models.JSONField(null=True, blank=True, default=None)
     created = models.DateTimeField(auto_now_add=True)
     updated = models.DateTimeField(auto_now=True)
 

@@ -11,7 +11,7 @@ from datetime import datetime
 from django.db.models import Count, Q
 from django.template.loader import render_to_string
 
-from . import caches, clocks, kits, summary
+from . import caches, clocks, kits, summary, tutorials
 from .frames import board_frame
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus, seat_label
@@ -296,6 +296,8 @@ def render_table_live(
         board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
         context["board"] = board_frame(board, kit.version(snapshot.game), table.game)
         context["clocks"] = clocks.seat_clocks(table, snapshot.seats)
+        if table.tutorial and my_seat is not None and table.status == TableStatus.STARTED:
+            context["coach"] = tutorials.coaching_for(kit, table.tutorial, snapshot.game, my_seat)
         context["charts"] = snapshot.charts
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view.

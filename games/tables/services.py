@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import caches, clocks, heartbeat, kits, names, realtime, replays
+from . import caches, clocks, heartbeat, kits, names, realtime, replays, tutorials
 from .identity import PLAYER_ACCESS
 from .models import (
     LIVE_STATUSES,
@@ -25,6 +25,7 @@ from .models import (
     Seat,
     Table,
     TableStatus,
+    Visibility,
     seat_label,
 )
 
@@ -353,7 +354,9 @@ def do_unsetup_seat(table: Table, player: Player | None) -> None:
 def _begin_game(table: Table, seats: list[Seat]) -> None:
     kit = kits.kit_for(table)
     setups = [dict(seat.setup or {}) for seat in seats]
-    state = kit.setup(table.options, setups, kit.new_seed())
+    # A tutorial deals from its script's seed, so that its dice fall as the script tells.
+    seed = int(table.tutorial["seed"]) if table.tutorial else kit.new_seed()
+    state = kit.setup(table.options, setups, seed)
     document = kit.dump(state)
     Game.objects.create(
         table=table,
@@ -453,6 +456,8 @@ def _apply(
         undoable=bot is None and not seat.bot and kit.undoable(state, new),
     )
     caches.remember_on_commit(table.slug, version, new)
+    if table.tutorial:
+        _tutorial_after_decision(table, kit, state, seat.number, key, version)
     ended = kit.result(new) is not None
     clocks.sync(table, [] if ended else kit.waiting_for(new), seat.number, expired)
     if ended:
@@ -494,6 +499,8 @@ def do_undo(table: Table, player: Player | None, seen_version: int) -> int:
         if saved != 1:
             raise Stale("The game had moved on; here is where it stands now.")
         Action.objects.filter(pk=target.pk).update(undone=True)
+        if table.tutorial:
+            _tutorial_after_undo(table, target.version)
         Action.objects.create(
             game=game,
             version=version,
@@ -508,6 +515,108 @@ def do_undo(table: Table, player: Player | None, seen_version: int) -> int:
         _chat_line(table, f"{player.name} took back their last decision.")
         _touch(table)
     return version
+
+
+# -- Tutorials: a guided first game on an ordinary table (games/tables/tutorials.py) -------------
+
+
+def do_start_tutorial(player: Player | None, game: str) -> Table:
+    """A private solo table of the kit's tutorial, set up and begun through the ordinary path:
+    create the table, take its seat, start, answer the pre-game prompt with the tutorial's hero
+    (the game begins with the tutorial's seed). Starting again closes the earlier guided games
+    still under the guide, so that retrying never runs into the limit of open tables."""
+    if player is None:
+        raise Forbidden("Choose a display name first.")
+    try:
+        kit = kits.get(game)
+    except LookupError as exc:
+        raise NotFound(str(exc)) from exc
+    tutorial = kits.tutorial_of(kit)
+    if tutorial is None:
+        raise NotFound(f"{kit.name} has no guided game.")
+    settings = {
+        "name": f"Learning {kit.name}",
+        "game": kit.key,
+        "options": dict(tutorial.options),
+        "seat_count": 1,
+        "visibility": Visibility.UNLISTED,
+        "tutorial": tutorials.new_progress(tutorial.seed),
+    }
+    with transaction.atomic():
+        # Starting over closes the person's earlier guided games still under the guide (a game
+        # whose guide was left or finished is their own game now, and stays).
+        earlier = Table.objects.filter(
+            host=player, game=kit.key, tutorial__isnull=False, status__in=LIVE_STATUSES
+        )
+        for old in earlier.select_for_update():
+            if tutorials.active(old.tutorial, tutorial.script):
+                Table.objects.filter(pk=old.pk).update(status=TableStatus.CLOSED)
+                _touch(old)
+        table = do_create_table(player, settings)
+        do_take_seat(table, player, 0, PLAYER_ACCESS)
+        do_start_game(table, player)
+        do_setup_seat(table, player, dict(tutorial.setup))
+    table.refresh_from_db()
+    return table
+
+
+def _tutorial_of_table(table: Table) -> tuple[Any, Any]:
+    kit = kits.kit_for(table)
+    tutorial = kits.tutorial_of(kit)
+    if not table.tutorial or tutorial is None:
+        raise Conflict("This table has no guide.")
+    return kit, tutorial
+
+
+def _tutorial_after_decision(
+    table: Table, kit: Any, state: Any, seat: int, key: str, version: int
+) -> None:
+    """Inside a decision's transaction: the guide moves on if the choice was the one it meant
+    (where it stood before is kept with the decision's version, for an undo of it)."""
+    tutorial = kits.tutorial_of(kit)
+    if tutorial is None or not tutorials.active(table.tutorial, tutorial.script):
+        return
+    before = table.tutorial
+    progress = tutorials.after_decision(tutorial.script, before, tutorial.offer(state, seat), key)
+    if progress != before:
+        back = {"version": version, "step": before["step"], "strayed": before["strayed"]}
+        Table.objects.filter(pk=table.pk).update(tutorial={**progress, "back": back})
+
+
+def _tutorial_after_undo(table: Table, undone: int) -> None:
+    """An undo of the decision that moved the guide puts the guide back where it stood."""
+    back = (table.tutorial or {}).get("back") or {}
+    if back.get("version") == undone:
+        restored = {**table.tutorial, "step": back["step"], "strayed": back["strayed"]}
+        restored.pop("back")
+        Table.objects.filter(pk=table.pk).update(tutorial=restored)
+
+
+def do_tutorial_next(table: Table, player: Player | None, step: int) -> None:
+    """Next on an explanation of the guide (`step`: the one the person read)."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        seat = _seat_of(table, player)
+        kit, tutorial = _tutorial_of_table(table)
+        if table.status != TableStatus.STARTED:
+            raise Conflict("There is no game in play at this table.")
+        state = kit.load(Game.objects.get(table=table).state)
+        offer = tutorial.offer(state, seat.number)
+        progress = tutorials.after_next(tutorial.script, table.tutorial, offer, step)
+        if progress != table.tutorial:
+            Table.objects.filter(pk=table.pk).update(tutorial=progress)
+            _touch(table, lobby=False)
+
+
+def do_leave_tutorial(table: Table, player: Player | None) -> None:
+    """The person leaves the guide: the coach goes away, the game goes on as any other."""
+    with transaction.atomic():
+        table = _locked_table(table)
+        _seat_of(table, player)
+        _tutorial_of_table(table)
+        if not table.tutorial.get("left"):
+            Table.objects.filter(pk=table.pk).update(tutorial={**table.tutorial, "left": True})
+            _touch(table, lobby=False)
 
 
 def _document(game_id: int, version: int) -> str | None:

@@ -104,6 +104,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context["live"] = page == 1 and not query
     context["page_range"] = range(1, pages + 1) if pages <= 20 else None
     context["games"] = kits.all_kits()
+    context["tutorials"] = [(kit, kits.tutorial_of(kit)) for kit in kits.kits_with_tutorials()]
     context["show_banner"] = not request.session.get(BANNER_READ)
     return render(request, "tables/lobby.html", context)
 
@@ -169,6 +170,29 @@ def create_table(request: HttpRequest) -> HttpResponse:
         else:
             return redirect(table)
     return render(request, "tables/table_form.html", {"form": form, "creating": True})
+
+
+@ratelimit(key=limits.person, rate=limits.CREATE_TABLE[0], method="POST", block=True)
+@ratelimit(key="ip", rate=limits.CREATE_TABLE[1], method="POST", block=True)
+@requires_name
+@require_http_methods(["GET", "POST"])
+def learn(request: HttpRequest, game: str) -> HttpResponse:
+    """A kit's guided first game: what it is (GET), and starting one (POST: a private solo
+    table, begun, and the person sent to it)."""
+    try:
+        kit = kits.get(game)
+    except LookupError as exc:
+        raise Http404("No such game") from exc
+    tutorial = kits.tutorial_of(kit)
+    if tutorial is None:
+        raise Http404("This game has no guided game")
+    if request.method == "POST":
+        try:
+            table = services.do_start_tutorial(request.player, kit.key)
+        except services.ServiceError as error:
+            return _refuse(request, error, reverse("lobby"))
+        return redirect(table)
+    return render(request, "tables/learn.html", {"kit": kit, "tutorial": tutorial})
 
 
 def table_page(request: HttpRequest, slug: str) -> HttpResponse:
@@ -387,6 +411,20 @@ def reclaim_seat(request: HttpRequest, table: Table, access: str) -> None:
 @_service_view
 def unsetup_seat(request: HttpRequest, table: Table, access: str) -> None:
     services.do_unsetup_seat(table, request.player)
+
+
+@_service_view
+def tutorial_next(request: HttpRequest, table: Table, access: str) -> None:
+    try:
+        step = int(request.POST.get("step", ""))
+    except ValueError:
+        raise services.ServiceError("That step was malformed.") from None
+    services.do_tutorial_next(table, request.player, step)
+
+
+@_service_view
+def tutorial_leave(request: HttpRequest, table: Table, access: str) -> None:
+    services.do_leave_tutorial(table, request.player)
 
 
 @require_POST

@@ -348,3 +348,38 @@ def test_a_player_hears_their_new_decision_in_one_short_sentence(browser):  # no
     first, again = swapped_and_heard(browser, before, after, 1)
     assert first.count("Your decision:") == 1 and len(first) < 300, first
     assert again == "", "an unchanged decision is not said again"
+
+
+# -- Learn to play ---------------------------------------------------------------------------
+
+
+@pytest.mark.server
+@pytest.mark.slow
+def test_learn_to_play_and_its_guide_pass_axe_on_a_desktop_and_a_phone(new_page):
+    findings = {}
+    page = new_page(*DESKTOP)
+    page.goto("/learn/kilforth/")
+    page.get_by_label("Your name at the table").fill("Ida")
+    page.get_by_role("button", name="Enter the lobby").click()
+    expect(page.get_by_role("heading", name="Learn to play Kilforth")).to_be_visible()
+    findings["learn page"] = axe_findings(page, "learn page")
+    page.get_by_role("button", name="Start the guided game").click()
+    coach = page.get_by_role("region", name="Welcome")
+    expect(coach).to_be_visible()
+    findings["guide, an explanation"] = axe_findings(page, "tutorial welcome")
+    # On to the first step that marks a choice: the mark and its tag are checked too.
+    while not page.locator("#game-board .coach-target").count():
+        shown = page.locator("#table-coach .coach-kicker").text_content()
+        human_pace()
+        if page.locator("#table-coach .coach-next").count():
+            page.locator("#table-coach .coach-next").click()
+        else:
+            page.locator("#game-board .coach-target").click()
+        expect(page.locator("#table-coach .coach-kicker")).not_to_have_text(shown)
+    findings["guide, a marked choice"] = axe_findings(page, "tutorial marked choice")
+    page.set_viewport_size({"width": PHONE[0], "height": PHONE[1]})
+    findings["guide, phone"] = axe_findings(page, "tutorial phone")
+    page.goto("/")
+    expect(page.get_by_role("button", name="Learn to play Kilforth")).to_be_visible()
+    findings["lobby with the entry, phone"] = axe_findings(page, "lobby with learn to play")
+    assert not any(findings.values()), (summary(findings), findings)
