@@ -9,8 +9,9 @@ The database is the truth; these only save work. Four caches, all keyed by a tab
   version, read once however many sockets ask at the same moment (`snapshot()`).
 - **renderings**, by (table id, viewer kind, access): the newest rendered fragments of each view
   and the partial frames between them (`frames.Renderings`).
-- **replay checkpoints**, by (game id, step): states a replay rebuilt (`replays.py`), every
-  CHECKPOINT-th step, so stepping through a long game replays a few decisions, not all of them.
+- **replay checkpoints**, by (game id and start, step): states a replay rebuilt
+  (`replays.py`), every CHECKPOINT-th step, so stepping through a long game replays a few
+  decisions, not all of them.
   A step's state never changes, so these only age out (least recently used).
 
 When entries go:
@@ -48,7 +49,7 @@ _lock = Lock()  # states are read and written from sync worker threads
 _snapshots: OrderedDict[tuple[int, str, int], TableSnapshot] = OrderedDict()
 _loading: dict[tuple[int, str, int], asyncio.Future[TableSnapshot | None]] = {}
 renderings = Renderings()
-_checkpoints: OrderedDict[tuple[int, int], object] = OrderedDict()
+_checkpoints: OrderedDict[tuple[tuple, int], object] = OrderedDict()
 
 
 # -- parsed game states ----------------------------------------------------------------------
@@ -127,19 +128,19 @@ async def snapshot(
 # -- replay checkpoints ----------------------------------------------------------------------
 
 
-def checkpoint(game_id: int, step: int) -> object | None:
-    """A remembered replay state of `game_id` after `step` decisions, or None."""
+def checkpoint(game: tuple, step: int) -> object | None:
+    """A remembered replay state of `game` (a key naming one game) after `step` decisions."""
     with _lock:
-        state = _checkpoints.get((game_id, step))
+        state = _checkpoints.get((game, step))
         if state is not None:
-            _checkpoints.move_to_end((game_id, step))
+            _checkpoints.move_to_end((game, step))
         return state
 
 
-def remember_checkpoint(game_id: int, step: int, state: object) -> None:
+def remember_checkpoint(game: tuple, step: int, state: object) -> None:
     with _lock:
-        _checkpoints[(game_id, step)] = state
-        _checkpoints.move_to_end((game_id, step))
+        _checkpoints[(game, step)] = state
+        _checkpoints.move_to_end((game, step))
         while len(_checkpoints) > CHECKPOINTS_KEPT:
             _checkpoints.popitem(last=False)
 

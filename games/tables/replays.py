@@ -166,24 +166,31 @@ def hands_at(kit: GameKit, state: Any, players: dict[int, str]) -> list[dict[str
     ]
 
 
+def checkpoint_key(game: Game) -> tuple:
+    """The game's replay checkpoints' key: a row id can come back (a database reset, SQLite
+    reusing the highest id); with the moment the game began it names one game only."""
+    return (game.pk, game.created.isoformat())
+
+
 def state_after(game: Game, kit: GameKit, steps: list[Step], step: int) -> Any:
     """The game's state after its first `step` decisions (0: as it began)."""
     if not game.initial:
         raise ReplayUnavailable("This game began before replays were recorded.")
     step = max(0, min(step, len(steps)))
     base = step - step % CHECKPOINT
-    state = caches.checkpoint(game.pk, base)
+    game_key = checkpoint_key(game)
+    state = caches.checkpoint(game_key, base)
     if state is None:
         # The nearest remembered checkpoint below, else the first state.
         start = base
-        while start > 0 and caches.checkpoint(game.pk, start) is None:
+        while start > 0 and caches.checkpoint(game_key, start) is None:
             start -= CHECKPOINT
-        state = caches.checkpoint(game.pk, start) if start > 0 else kit.load(game.initial)
+        state = caches.checkpoint(game_key, start) if start > 0 else kit.load(game.initial)
         for done in range(start, base):
             state = _apply(kit, state, steps[done])
             if (done + 1) % CHECKPOINT == 0:
-                caches.remember_checkpoint(game.pk, done + 1, state)
-        caches.remember_checkpoint(game.pk, base, state)
+                caches.remember_checkpoint(game_key, done + 1, state)
+        caches.remember_checkpoint(game_key, base, state)
     for done in range(base, step):
         state = _apply(kit, state, steps[done])
     return state

@@ -2,8 +2,10 @@
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 from django.utils.html import escape
 
 from games.kilforth import adapter
@@ -62,7 +64,17 @@ def test_every_step_of_a_replay_is_the_board_a_spectator_saw_after_that_decision
         # Exactly the kit's spectator board for the state the game was in.
         assert kit.render(state, None, names, set(), table.slug) in page
         assert (f"Decision {step} of 40" if step else "The game as it began") in page
-    assert caches.checkpoint(Game.objects.get(table=table).pk, 25) is not None
+    game = Game.objects.get(table=table)
+    assert caches.checkpoint(replays.checkpoint_key(game), 25) is not None
+
+
+@pytest.mark.django_db
+def test_a_new_game_with_an_old_games_row_id_is_not_shown_the_old_games_checkpoints():
+    # SQLite can give a deleted row's id to the next row; a database reset does for all of them.
+    game = Game(pk=7, created=timezone.now())
+    caches.remember_checkpoint(replays.checkpoint_key(game), 25, "old state")
+    later = Game(pk=7, created=game.created + timedelta(seconds=1))
+    assert caches.checkpoint(replays.checkpoint_key(later), 25) is None
 
 
 @pytest.mark.django_db
