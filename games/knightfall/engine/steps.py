@@ -567,7 +567,12 @@ def _move(state: GameState, s: dict) -> None:
         landing = (entry_banks(state, u["tile"], to) or [None])[0]  # type: ignore[arg-type]
     place(state, u, to, landing)
     state["turn"].setdefault("entered", []).append(to)
-    log(state, "through_portal" if s.get("portal") else "moved", who=name(state, u), tile=tile_name(state, to))
+    log(
+        state,
+        "through_portal" if s.get("portal") else "moved",
+        who=name(state, u),
+        tile=tile_name(state, to),
+    )
     for e in state.get("effects", []):  # KMAGIC-5: embers burn an entering enemy
         if e["kind"] == "halo" and e["tile"] == to and e["side"] != u["side"]:
             push(
