@@ -67,7 +67,10 @@ def new_game(settings: dict, seed: int) -> GameState:
         "fx": {},
         "effects": [],
         "door": door,
-        "supply": {**steps.SUPPLY, **(c.supply[n] if mode == "standard" else {})},  # KMIN-3
+        "supply": {  # KMIN-3: the standees are content (per count, or per co-op level)
+            **steps.SUPPLY,
+            **(c.supply[n] if coop_lv is None else {"stone_golem": coop_lv["golems"]}),
+        },
     }
     others = [t for t in c.tiles if t != "seal"]
     shuffle(state, others)
