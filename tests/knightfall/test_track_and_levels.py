@@ -40,7 +40,7 @@ def test_the_supply_of_a_count_limits_its_golems() -> None:
     assert len(on) + s["supply"]["stone_golem"] == total
 
 
-@pytest.mark.rule("KCOOP-3")
+@pytest.mark.rule("KCOOP-3", "KMAGIC-4")
 @pytest.mark.parametrize("level", ["easy", "normal", "hard"])
 def test_a_co_op_level_sets_the_door_and_the_demons_health(level: str) -> None:
     lv = content().coop_levels[level]
@@ -57,6 +57,8 @@ def test_a_co_op_level_sets_the_door_and_the_demons_health(level: str) -> None:
     card = content().chars["rime_hulk"]
     assert fresh["hp"] == card["health"] + lv["demon_health"]
     assert make_character(s, "rime_hulk", 0, 0, True)["hp"] == card["health"]  # a player's
+    wraith = content().chars["crimson_wraith"]
+    assert make_character(s, "crimson_wraith", None, 0, True)["hp"] == wraith["enters_at"]
 
 
 @pytest.mark.rule("KEND-3")

@@ -51,7 +51,8 @@ def coop_level(state: GameState) -> dict | None:
 def make_character(state: GameState, cid: str, seat: int | None, slot: int, fresh: bool) -> Unit:
     """A character off the board (KSET-6; a replacement knight has 1 DEFENSE, KDEATH-2).
 
-    A demon the co-op deck runs gets its difficulty level's extra HEALTH (start and maximum).
+    A demon the co-op deck runs gets its difficulty level's extra HEALTH (start and maximum;
+    one that enters at a fixed HEALTH still enters at it, KMAGIC-4).
     """
     c = content().chars[cid]
     state["next_id"] += 1
@@ -63,7 +64,7 @@ def make_character(state: GameState, cid: str, seat: int | None, slot: int, fres
         "type": c["team"][:-1],
         "side": c["team"],
         "tile": None,
-        "hp": c.get("enters_at", c["health"]) + extra,  # KMAGIC-4
+        "hp": c["enters_at"] if "enters_at" in c else c["health"] + extra,  # KMAGIC-4
         "max_hp": maxhp,
         "char": cid,
         "seat": seat,
