@@ -57,8 +57,9 @@ WAITING = {
     "minion_order": "choose the order the minions act in",
 }
 PORTAL_TEXT = (
-    "A portal of the Veil Strider stands here. A knight on this tile may step through to the"
-    " other portal's tile as one step of a move. Portals stay when the Veil Strider falls."
+    "A portal of the Veil Strider stands here. The Veil Strider (or, once it has fallen, the"
+    " knight who takes its place) may step through to its other portal's tile as one step of a"
+    " move. Portals stay when the Veil Strider falls."
 )
 SYMBOL_NAMES = {
     "melee": "melee",

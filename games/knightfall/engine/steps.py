@@ -104,9 +104,13 @@ def move_choices(state: GameState, u: Unit) -> list[tuple[str, str, dict]]:
             if b != bank(state, u):
                 label = f"Cross the water to the {b} bank"
                 out.append((f"{here}:{b}", label, {"to": here, "bank": b}))
-    gates = portals(state)
-    if u["type"] == "knight" and here in gates:  # a portal leads a knight to the other portal
-        for t in gates:
+    mine = [  # the portals of this knight's slot: the Veil Strider's, then its replacement's
+        e["tile"]
+        for e in state.get("effects", [])
+        if e["kind"] == "portal" and u["type"] == "knight" and e["slot"] == u.get("slot")
+    ]
+    if here in mine:  # a step from one of them to the other
+        for t in mine:
             if t != here:
                 extra = {"bank": next(iter(banks(state)))} if t == sw else {}
                 label = f"Step through the portal to the {tile_name(state, t)}"
@@ -958,7 +962,15 @@ def _portal(state: GameState, s: dict) -> None:
     if len(mine) >= PORTALS_KEPT:
         effects.remove(mine[0])
         log(state, "portal_closed", tile=tile_name(state, mine[0]["tile"]))
-    effects.append({"kind": "portal", "tile": tile, "owner": src["id"], "side": src["side"]})
+    effects.append(
+        {
+            "kind": "portal",
+            "tile": tile,
+            "owner": src["id"],
+            "slot": src["slot"],
+            "side": src["side"],
+        }
+    )
     log(state, "portal", who=name(state, src), tile=tile_name(state, tile))
 
 
