@@ -56,6 +56,11 @@ WAITING = {
     "gaze": "choose whom the stare falls on",
     "minion_order": "choose the order the minions act in",
 }
+PORTAL_TEXT = (
+    "A portal of the Veil Strider stands here. The Veil Strider (or, once it has fallen, the"
+    " knight who takes its place) may step through to its other portal's tile as one step of a"
+    " move. Portals stay when the Veil Strider falls."
+)
 SYMBOL_NAMES = {
     "melee": "melee",
     "ranged": "ranged",
@@ -110,6 +115,7 @@ def context(view: dict, viewer: int | None, players: dict[int, str], online: set
     """Everything the board templates show, from one viewer's view."""
     c = content()
     units = [u for u in view["units"].values() if u["tile"] is not None]
+    gates = [e["tile"] for e in view.get("effects", []) if e["kind"] == "portal"]
     tiles = []
     for index, tile_id in enumerate(view["tiles"]):
         tile = c.tiles.get(tile_id, {"name": tile_id, "text": ""})
@@ -122,6 +128,7 @@ def context(view: dict, viewer: int | None, players: dict[int, str], online: set
                 "text": tile["text"],
                 "seal": index == CENTRE,
                 "units": here,
+                "portal": PORTAL_TEXT if index in gates else "",
             }
         )
     prompt = view["prompt"]

@@ -20,6 +20,11 @@ from games.knightfall.engine.core import GameState, IllegalAction
 from games.tables.kits import HandCard, KitRefusal, show_when
 
 MODES = [("standard", "Standard (knights against demons)"), ("coop", "Co-op (all knights)")]
+COOP_LEVELS = [
+    ("easy", "Easy (a shorter night, plain demons)"),
+    ("normal", "Normal"),
+    ("hard", "Hard (tougher demons, more imps)"),
+]
 LONE_TEAMS = [("demons", "plays the demons"), ("knights", "plays the knights")]
 BOTS = {"heuristic": bots.heuristic_bot, "random": bots.random_bot}
 # The state keeps the newest log events (the board shows a few); the platform keeps them all on
@@ -60,6 +65,17 @@ class KnightfallOptionsForm(forms.Form):
         "mode",
         "standard",
     )
+    coop_level = show_when(
+        forms.ChoiceField(
+            choices=COOP_LEVELS,
+            initial="normal",
+            required=False,
+            widget=forms.RadioSelect,
+            label="Co-op difficulty",
+        ),
+        "mode",
+        "coop",
+    )
     locations = forms.BooleanField(
         required=False, initial=True, label="Location effects (the nook bites, the orb gives magic)"
     )
@@ -98,7 +114,7 @@ def settings(options: dict[str, Any], players: int) -> dict[str, Any]:
     """The engine settings for a table's options and seat count."""
     fields = KnightfallOptionsForm.base_fields
     full = {name: field.initial or False for name, field in fields.items()} | dict(options)
-    return full | {"players": players}
+    return full | {"players": players, "coop_level": full.get("coop_level") or "normal"}
 
 
 class KnightfallKit:
@@ -201,6 +217,9 @@ class KnightfallKit:
         summary = ["Co-op" if mode == "coop" else "Knights against demons"]
         if options.get("lone_team") == "knights":
             summary.append("A lone knight player")
+        if mode == "coop":
+            level = dict(COOP_LEVELS).get(options.get("coop_level") or "normal", "Normal")
+            summary.append(f"Difficulty: {level.split(' (')[0].lower()}")
         labels = {
             "locations": "location effects",
             "experienced": "experienced",

@@ -11,7 +11,7 @@ import pytest
 
 from games.knightfall.engine import api
 from games.knightfall.engine.bots import BOTS, heuristic_bot, random_bot
-from games.knightfall.engine.simulate import PLAYER_COUNTS, playout, report, write
+from games.knightfall.engine.simulate import PLAYER_COUNTS, interval, playout, report, write
 
 CONFIGS = [(mode, n) for mode, counts in PLAYER_COUNTS.items() for n in counts]
 
@@ -136,3 +136,12 @@ def test_the_random_bot_is_kept_and_picks_any_legal_option() -> None:
     keys = {o["key"] for o in api.legal(s, seat)}
     picks = {random_bot(s, seat, api.legal(s, seat), random.Random(i)) for i in range(40)}
     assert picks <= keys and len(picks) > 1
+
+
+def test_the_report_gives_a_95_percent_interval_around_each_win_rate() -> None:
+    assert interval(50, 100) == pytest.approx((0.4038, 0.5962), abs=1e-4)
+    low, high = interval(0, 20)
+    assert low == 0.0 and 0.15 < high < 0.17
+    rep = report(2, ["standard"], [2], seed=5)
+    row = rep["rows"][0]
+    assert row["knights_ci95"][0] <= row["knights_rate"] <= row["knights_ci95"][1]

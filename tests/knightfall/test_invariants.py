@@ -74,7 +74,11 @@ def check(s: dict, before: dict[str, int], where: str) -> None:
             assert 0 <= u["ice"] <= u["max_ice"], (where, u)
         if u.get("bank") is not None:
             assert u["tile"] == sewer(s), (where, u)
-    for kind, total in SUPPLY.items():
+    if st["mode"] == "standard":
+        counts = content().supply[st["players"]]
+    else:
+        counts = {"stone_golem": content().coop_levels[st["coop_level"]]["golems"]}
+    for kind, total in {**SUPPLY, **counts}.items():
         on = sum(1 for u in s["units"].values() if u["type"] == kind and u["tile"] is not None)
         assert s["supply"][kind] >= 0 and on + s["supply"][kind] == total, (where, kind)
     for team, n in s["score"].items():

@@ -18,7 +18,8 @@ DEFAULTS = {
     "five_card": False,
     "experienced": False,
     "locations": True,
-    "door": 28,
+    "door": None,  # None: the content's track (track.json) for the count or co-op level
+    "coop_level": "normal",
     "lone_team": "demons",
 }
 
@@ -42,6 +43,10 @@ def new_game(settings: dict, seed: int) -> GameState:
     ):
         raise IllegalAction(f"{mode} mode cannot be played by {n} players")
     c = content()
+    if st["coop_level"] not in c.coop_levels:
+        raise IllegalAction(f"no co-op level {st['coop_level']!r}")
+    coop_lv = c.coop_levels[st["coop_level"]] if mode == "coop" else None
+    door = st["door"] or (coop_lv["door"] if coop_lv else c.doors[n])  # KEND-7: content
     state: GameState = {
         "version": 0,
         "rng": seed_rng(seed),
@@ -61,8 +66,11 @@ def new_game(settings: dict, seed: int) -> GameState:
         "result": None,
         "fx": {},
         "effects": [],
-        "door": st["door"],
-        "supply": dict(steps.SUPPLY),
+        "door": door,
+        "supply": {  # KMIN-3: the standees are content (per count, or per co-op level)
+            **steps.SUPPLY,
+            **(c.supply[n] if coop_lv is None else {"stone_golem": coop_lv["golems"]}),
+        },
     }
     others = [t for t in c.tiles if t != "seal"]
     shuffle(state, others)

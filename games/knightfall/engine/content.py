@@ -99,6 +99,26 @@ def validate(kind: str, data: dict) -> None:
                 sides = t.get("banks", {})
                 if len(sides) != 2 or any(set(v) - set("nswe") for v in sides.values()):
                     raise ContentError("locations: the sewer needs 2 banks bordering n/s/w/e")
+    elif kind == "track":
+        doors = data.get("door", {})
+        if sorted(doors) != ["2", "3", "4", "5", "6"] or any(
+            not isinstance(v, int) or v < 2 for v in doors.values()
+        ):
+            raise ContentError("track: a door (2 or more) for every standard count, 2 to 6")
+        supply = data.get("supply", {})
+        if sorted(supply) != ["2", "3", "4", "5", "6"] or any(
+            set(v) - {"imp", "stone_golem"} or min(v.values()) < 1 for v in supply.values()
+        ):
+            raise ContentError("track: imp and stone golem standees (1 or more) for 2 to 6")
+        levels = data.get("coop_levels", {})
+        if "normal" not in levels:
+            raise ContentError("track: the co-op levels need a normal level")
+        for key, lv in levels.items():
+            for f in ("name", "door", "demon_health", "imps", "golems"):
+                if f not in lv:
+                    raise ContentError(f"track: co-op level {key} lacks {f}")
+            if lv["door"] < 2 or lv["demon_health"] < 0 or lv["imps"] < 0 or lv["golems"] < 1:
+                raise ContentError(f"track: co-op level {key} has a negative figure")
     else:
         raise ContentError(f"unknown content kind {kind!r}")
 
@@ -109,6 +129,9 @@ class Content:
     cards: dict[str, dict] = field(default_factory=dict)
     coop: dict[str, dict] = field(default_factory=dict)
     tiles: dict[str, dict] = field(default_factory=dict)
+    doors: dict[int, int] = field(default_factory=dict)
+    coop_levels: dict[str, dict] = field(default_factory=dict)
+    supply: dict[int, dict[str, int]] = field(default_factory=dict)
 
     def load(self) -> None:
         for kind, fname in (
@@ -116,6 +139,7 @@ class Content:
             ("power", "power.json"),
             ("coop", "coop.json"),
             ("locations", "locations.json"),
+            ("track", "track.json"),
         ):
             data = json.loads((ROOT / fname).read_text(encoding="utf-8"))
             validate(kind, data)
@@ -125,6 +149,10 @@ class Content:
                 self.cards = {c["id"]: c for c in data["cards"]}
             elif kind == "coop":
                 self.coop = {c["id"]: c for c in data["cards"]}
+            elif kind == "track":
+                self.doors = {int(n): v for n, v in data["door"].items()}
+                self.coop_levels = dict(data["coop_levels"])
+                self.supply = {int(n): dict(v) for n, v in data["supply"].items()}
             else:
                 self.tiles = {t["id"]: t for t in data["tiles"]}
         for b in json.loads((ROOT / "basic.json").read_text(encoding="utf-8"))["cards"]:

@@ -49,6 +49,16 @@ def playout(
     return state
 
 
+def interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% by default), as (low, high) rates."""
+    if games <= 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * ((p * (1 - p) / games + z * z / (4 * games * games)) ** 0.5) / (1 + z * z / games)
+    return (round(max(0.0, centre - half), 4), round(min(1.0, centre + half), 4))
+
+
 def _bot(name: str) -> Bot:
     if name not in BOTS:
         raise ValueError(f"unknown bot {name!r}; choose from {sorted(BOTS)}")
@@ -110,6 +120,7 @@ def report(
                     "demons_wins": wins["demons"],
                     "unfinished": wins["unfinished"],
                     "knights_rate": round(wins["knights"] / done, 4),
+                    "knights_ci95": list(interval(wins["knights"], games)),
                     "demons_rate": round(wins["demons"] / done, 4),
                     "unfinished_rate": round(wins["unfinished"] / done, 4),
                     "avg_rounds": round(sum(rounds) / done, 2),
@@ -139,6 +150,7 @@ def lines(rep: dict) -> list[str]:
     for r in rep["rows"]:
         out.append(
             f"{r['mode']:8} {r['players']}p: knights {100 * r['knights_rate']:5.1f}%"
+            f" (95% {100 * r['knights_ci95'][0]:.1f}-{100 * r['knights_ci95'][1]:.1f})"
             f"  demons {100 * r['demons_rate']:5.1f}%"
             f"  unfinished {r['unfinished']}  avg rounds {r['avg_rounds']:5.2f}"
             f"  {r['games_per_second']:.1f} games/s"
@@ -155,6 +167,7 @@ CSV_FIELDS = (
     "demons_wins",
     "unfinished",
     "knights_rate",
+    "knights_ci95",
     "demons_rate",
     "unfinished_rate",
     "avg_rounds",
@@ -169,7 +182,9 @@ def csv_rows(rep: dict) -> list[list]:
     for r in rep["rows"]:
         rows.append(
             [
-                "; ".join(f"{k}={v}" for k, v in r[f].items()) if f == "end_reasons" else r[f]
+                "; ".join(f"{k}={v}" for k, v in r[f].items())
+                if f == "end_reasons"
+                else ("-".join(str(x) for x in r[f]) if f == "knights_ci95" else r[f])
                 for f in CSV_FIELDS
             ]
         )

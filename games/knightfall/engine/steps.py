@@ -62,6 +62,17 @@ event("bound", "{who} sends the damage to {imp}.")
 event("halo", "Embers ring the {tile}.")
 event("halo_out", "The embers on the {tile} die down.")
 event("retribution", "{who} strikes back at {target}.")
+event("portal", "{who} opens a portal on the {tile}.")
+event("portal_closed", "The portal on the {tile} closes.")
+event("portal_there", "A portal already stands on the {tile}.")
+event("through_portal", "{who} steps through the portal to the {tile}.")
+
+PORTALS_KEPT = 2  # KDEATH-7 content: the Veil Strider keeps at most 2 portals open
+
+
+def portals(state: GameState) -> list[int]:
+    """The tiles holding a portal, oldest first (they outlast their maker, KDEATH-7)."""
+    return [e["tile"] for e in state.get("effects", []) if e["kind"] == "portal"]
 
 
 def place(state: GameState, u: Unit, tile: int | None, side: str | None = None) -> None:
@@ -93,6 +104,17 @@ def move_choices(state: GameState, u: Unit) -> list[tuple[str, str, dict]]:
             if b != bank(state, u):
                 label = f"Cross the water to the {b} bank"
                 out.append((f"{here}:{b}", label, {"to": here, "bank": b}))
+    mine = [  # the portals of this knight's slot: the Veil Strider's, then its replacement's
+        e["tile"]
+        for e in state.get("effects", [])
+        if e["kind"] == "portal" and u["type"] == "knight" and e["slot"] == u.get("slot")
+    ]
+    if here in mine:  # a step from one of them to the other
+        for t in mine:
+            if t != here:
+                extra = {"bank": next(iter(banks(state)))} if t == sw else {}
+                label = f"Step through the portal to the {tile_name(state, t)}"
+                out.append((f"portal:{t}", label, {"to": t, "portal": True, **extra}))
     return out
 
 
@@ -379,8 +401,11 @@ def _step(state: GameState, s: dict) -> None:
             f"move:{key}",
             label,
             [{"k": "move", "unit": src["id"], "own": own, **fields}, rest],
-            _engage_text(state, src, own),
-            rule="KLOC-5" if fields["to"] == sewer(state) else "KACT-4",
+            _engage_text(state, src, own)
+            + (" A portal: one step to the other portal's tile." if fields.get("portal") else ""),
+            rule="KDEATH-7"
+            if fields.get("portal")
+            else ("KLOC-5" if fields["to"] == sewer(state) else "KACT-4"),
         )
         for key, label, fields in move_choices(state, src)
     ]
@@ -546,7 +571,12 @@ def _move(state: GameState, s: dict) -> None:
         landing = (entry_banks(state, u["tile"], to) or [None])[0]  # type: ignore[arg-type]
     place(state, u, to, landing)
     state["turn"].setdefault("entered", []).append(to)
-    log(state, "moved", who=name(state, u), tile=tile_name(state, to))
+    log(
+        state,
+        "through_portal" if s.get("portal") else "moved",
+        who=name(state, u),
+        tile=tile_name(state, to),
+    )
     for e in state.get("effects", []):  # KMAGIC-5: embers burn an entering enemy
         if e["kind"] == "halo" and e["tile"] == to and e["side"] != u["side"]:
             push(
@@ -915,6 +945,33 @@ def _halo(state: GameState, s: dict) -> None:
         {"kind": "halo", "tile": src["tile"], "slot": src["slot"], "side": src["side"]}
     )
     log(state, "halo", tile=tile_name(state, src["tile"]))
+
+
+@step("portal", card=True, params={})
+def _portal(state: GameState, s: dict) -> None:
+    """The Veil Strider opens a portal on its tile; a third closes its oldest (KDEATH-7 content)."""
+    src = unit(state, s["src"])
+    if src is None:
+        return
+    tile = src["tile"]
+    if tile in portals(state):
+        log(state, "portal_there", tile=tile_name(state, tile))
+        return
+    effects = state.setdefault("effects", [])  # type: ignore[typeddict-item]
+    mine = [e for e in effects if e["kind"] == "portal"]
+    if len(mine) >= PORTALS_KEPT:
+        effects.remove(mine[0])
+        log(state, "portal_closed", tile=tile_name(state, mine[0]["tile"]))
+    effects.append(
+        {
+            "kind": "portal",
+            "tile": tile,
+            "owner": src["id"],
+            "slot": src["slot"],
+            "side": src["side"],
+        }
+    )
+    log(state, "portal", who=name(state, src), tile=tile_name(state, tile))
 
 
 @step("gaze", card=True, params={})

@@ -41,17 +41,30 @@ def fill_hand(state: GameState, seat: int) -> None:
         p["hand"].append(draw(state, p["team"]))
 
 
+def coop_level(state: GameState) -> dict | None:
+    """The co-op difficulty level's figures (content/track.json), None in standard mode."""
+    if state["settings"]["mode"] != "coop":
+        return None
+    return content().coop_levels[state["settings"].get("coop_level", "normal")]
+
+
 def make_character(state: GameState, cid: str, seat: int | None, slot: int, fresh: bool) -> Unit:
-    """A character off the board (KSET-6; a replacement knight has 1 DEFENSE, KDEATH-2)."""
+    """A character off the board (KSET-6; a replacement knight has 1 DEFENSE, KDEATH-2).
+
+    A demon the co-op deck runs gets its difficulty level's extra HEALTH (start and maximum;
+    one that enters at a fixed HEALTH still enters at it, KMAGIC-4).
+    """
     c = content().chars[cid]
     state["next_id"] += 1
-    maxhp = c["max_health"] + (1 if c["power"]["kind"] == "hardy" else 0)
+    lv = coop_level(state)
+    extra = lv["demon_health"] if lv and seat is None and c["team"] == "demons" else 0
+    maxhp = c["max_health"] + (1 if c["power"]["kind"] == "hardy" else 0) + extra
     u: Unit = {
         "id": f"c{state['next_id']}",
         "type": c["team"][:-1],
         "side": c["team"],
         "tile": None,
-        "hp": c.get("enters_at", c["health"]),  # KMAGIC-4
+        "hp": c["enters_at"] if "enters_at" in c else c["health"] + extra,  # KMAGIC-4
         "max_hp": maxhp,
         "char": cid,
         "seat": seat,
@@ -594,7 +607,9 @@ def _end_round(state: GameState, s: dict) -> None:
         4 if state["settings"]["players"] == 5 and state["settings"]["mode"] == "standard" else 1
     )
     steps += [{"k": "place_golem"}] * golems
-    steps += [{"k": "spawn", "minion": "imp", "where": "seal"}, {"k": "begin_round"}]
+    lv = coop_level(state)  # a co-op level may have the demons place more imps (track.json)
+    imps = 1 + (lv["imps"] if lv else 0)
+    steps += [{"k": "spawn", "minion": "imp", "where": "seal"}] * imps + [{"k": "begin_round"}]
     push(state, *steps)
 
 
