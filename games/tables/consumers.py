@@ -137,7 +137,7 @@ class Freshness:
                         continue
                     self.saw(table_id, version)
                     for consumer in list(self.consumers.get(table_id, ())):
-                        await consumer.table_update(message)
+                        await consumer.show(message)
             except Exception:  # never let the safety net die; try again next round
                 logger.exception("freshness check failed")
 
@@ -293,8 +293,9 @@ class TableConsumer(AsyncWebsocketConsumer):
         if update is not None:
             # The player who decided sees the result first: this socket renders its own view
             # now, before the table's other sockets take their turns on this event loop (the
-            # same message reaching it through the group is then a no-op).
-            await self.table_update(update)
+            # same message reaching it through the group is then a no-op). Only this socket:
+            # the others still wait for the group, or for Freshness if the group lost it.
+            await self.show(update)
 
     def _dispatch(self, message: dict[str, Any]) -> dict | None:
         """Apply the socket's decision; the table message its commit broadcast, if any."""
@@ -372,9 +373,16 @@ class TableConsumer(AsyncWebsocketConsumer):
         if update is None:
             await self.close(code=CLOSE_NOT_FOUND)
             return
-        await self.table_update(update)
+        await self.show(update)  # this socket only: the others' freshness is not vouched for
 
     async def table_update(self, event: dict) -> None:
+        """A table message through the group: every socket of the table in this process has it,
+        so the safety net (Freshness) may count this version as shown here."""
+        freshness().saw(event["table"], event["version"])
+        await self.show(event)
+
+    async def show(self, event: dict) -> None:
+        """Bring this one socket to the state a table message names (its own view of it)."""
         table_id, version = event["table"], event["version"]
         presence = (tuple(event["online"]), tuple(tuple(a) for a in event.get("away", ())))
         state_key = (table_id, event["slug"], version, presence, event["spectators"])
@@ -382,7 +390,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             return  # an older state than what this socket already shows (messages can cross)
         if self.sent_key == state_key:
             return
-        freshness().saw(table_id, version)
         if self.sent_key is not None and self.sent_key[:4] == state_key[:4]:
             # Only the number of watchers changed: a few bytes, not the whole board again
             # (a crowd of spectators joining would otherwise resend it to everyone per join).

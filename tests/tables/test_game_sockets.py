@@ -214,12 +214,13 @@ async def test_a_socket_that_opens_later_sees_the_watchers_counted_since_the_boa
 
 
 async def test_the_player_who_decided_sees_the_result_without_waiting_for_the_tables_broadcast(
-    monkeypatch,
+    monkeypatch, settings
 ):
     # The group broadcast is what the table's other sockets wait for; the deciding socket
     # answers its own player at once with the same message (here the group copy never comes).
     from games.tables import realtime
 
+    settings.KILFORTH_FRESHNESS_SECONDS = 0.2
     table, players = await db(started_table)()
     sockets = await open_sockets(table, players)
     state = await db(_state)(table.pk)
@@ -238,5 +239,10 @@ async def test_the_player_who_decided_sees_the_result_without_waiting_for_the_ta
     )
     frame = await board_at_least(sockets[seat], state.version + 1)
     assert BOARD_VERSION.search(frame)
+    # The group copy was lost: the safety net still brings every other socket the new state
+    # (answering the decider alone must not count as this process having shown it).
+    for viewer, communicator in sockets.items():
+        if viewer != seat:
+            assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
     for communicator in sockets.values():
         await communicator.disconnect()
