@@ -85,9 +85,7 @@ def _plain(value: object) -> object:
         return ["<safe>", str.__str__(value)]
     if isinstance(value, str):
         return ["<str>", str.__str__(value)]
-    if isinstance(value, bool):
-        return bool(value)
-    if isinstance(value, int):
+    if isinstance(value, int):  # an int subclass (bool cannot be subclassed: orjson writes it)
         return ["<int>", int.__int__(value)]
     if isinstance(value, dict):
         return ["<dict>", dict(value)]
