@@ -162,7 +162,7 @@ def bench(
         row["board_bytes"] = len(board)
 
         def cold(state: object = state, names: dict = names) -> object:
-            board_parts._memo.clear()  # nothing memoized: every part rendered
+            board_parts.forget()  # nothing memoized: every part rendered
             return adapter.render(state, 0, names, {0, 1, 2, 3}, table.slug)
 
         row["board_cold"], _ = _time(cold, repeat)

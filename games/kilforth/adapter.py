@@ -143,6 +143,7 @@ def render(
         players=players,
         online=online,
         table_slug=table_slug,
+        source=state,  # every view of this state shares what they see alike
     )
 
 

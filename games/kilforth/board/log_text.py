@@ -146,14 +146,32 @@ _lines_lock = Lock()
 _KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
-def describe_kept(
-    e: dict, names: Names, names_key: tuple, viewer: int | None = None, success_min: int = 5
-) -> LogLine:
-    """`describe`, remembered: `names_key` must stand for everything `names` answers."""
+def event_key(e: dict) -> bytes | None:
+    """An event's content as the key `describe_kept` remembers its sentence by; None when it is
+    not plain JSON data (then it is described afresh each time)."""
     try:
-        key = (orjson.dumps(e, option=_KEY_OPTIONS), names_key, viewer, success_min)
-    except TypeError:  # not plain JSON data: describe it afresh
+        return orjson.dumps(e, option=_KEY_OPTIONS)
+    except TypeError:
+        return None
+
+
+_UNSET = b""
+
+
+def describe_kept(
+    e: dict,
+    names: Names,
+    names_key: tuple,
+    viewer: int | None = None,
+    success_min: int = 5,
+    key: bytes | None = _UNSET,
+) -> LogLine:
+    """`describe`, remembered: `names_key` must stand for everything `names` answers (`key`:
+    the event's `event_key`, when the caller has it already)."""
+    content = event_key(e) if key is _UNSET else key
+    if content is None:  # not plain JSON data: describe it afresh
         return describe(e, names, viewer, success_min)
+    key = (content, names_key, viewer, success_min)
     with _lines_lock:
         line = _lines.get(key)
         if line is not None:

@@ -96,6 +96,35 @@ def _plain(value: object) -> object:
     raise TypeError(type(value).__name__)
 
 
+_rows: dict[tuple, SafeString] = {}
+ROWS_KEPT = 4096
+
+
+def log_rows(rows: list) -> SafeString:
+    """The log's rows joined (one string, hashed once for the log part's key): each row's HTML
+    is `snippet("kilforth/_log_row.html", r=row)`, looked up here by the row's own key alone (a
+    decision adds a row or two to up to 60 rows per view; the generic lookup cost more)."""
+    out = []
+    for r in rows:
+        key = r.memo_key()
+        html = _rows.get(key)
+        if html is None:
+            html = snippet("kilforth/_log_row.html", r=r)
+            with _lock:
+                _rows[key] = html
+                while len(_rows) > ROWS_KEPT:  # the oldest first (dicts keep their order)
+                    del _rows[next(iter(_rows))]
+        out.append(html)
+    return SafeString("".join(out))
+
+
+def forget() -> None:
+    """Forget every memoized part and row (a cold start: benchmarks and tests)."""
+    with _lock:
+        _memo.clear()
+        _rows.clear()
+
+
 def part(part_id: str, template: str, **context: object) -> SafeString:
     """A memoized snippet between the part markers for `part_id` (its ids carry that name)."""
     inner = snippet(template, part_id=part_id, **context)
@@ -105,6 +134,20 @@ def part(part_id: str, template: str, **context: object) -> SafeString:
 def board_parts(context: dict) -> dict:
     """Every changing part of the board for `board.html`, from the full board context."""
     status = context["status"]
+    public = context.get("public")
+
+    def cell(i: int, c: dict) -> SafeString:
+        part_id = f"kb-loc-{c['index']}"
+        if public is not None and i < len(public.cells) and public.cells[i] is c:
+            return public.part(part_id, lambda: part(part_id, "kilforth/_cell.html", c=c))
+        return part(part_id, "kilforth/_cell.html", c=c)
+
+    def hero(i: int, h: dict) -> SafeString:
+        part_id = f"kb-hero-card-{h['seat']}"
+        if public is not None and i < len(public.heroes) and public.heroes[i] is h:
+            return public.part(part_id, lambda: part(part_id, "kilforth/_hero.html", h=h))
+        return part(part_id, "kilforth/_hero.html", h=h)
+
     return {
         # Static help (the same in every view of an edition), named for unique tip ids.
         "terms": snippet("kilforth/_terms.html", part_id="kb-terms", edition=context["edition"]),
@@ -125,25 +168,19 @@ def board_parts(context: dict) -> dict:
             tests=context["tests"],
             success_min=context["success_min"],
         ),
-        "cells": [
-            part(f"kb-loc-{c['index']}", "kilforth/_cell.html", c=c) for c in context["cells"]
-        ],
+        "cells": [cell(i, c) for i, c in enumerate(context["cells"])],
         "decks": part(
             "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
         ),
         "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
         "ancients": part("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
-        "heroes": [
-            part(f"kb-hero-card-{h['seat']}", "kilforth/_hero.html", h=h) for h in context["heroes"]
-        ],
+        "heroes": [hero(i, h) for i, h in enumerate(context["heroes"])],
         # Rows one by one: a decision adds a row or two to a log of up to 60.
         "log": part(
             "kb-log",
             "kilforth/_log.html",
             # Joined here (one string, hashed once for the memo key), not looped in the template.
-            rows=SafeString(
-                "".join(snippet("kilforth/_log_row.html", r=r) for r in context["log"])
-            ),
+            rows=log_rows(context["log"]),
             spectator=context["spectator"],
         ),
     }

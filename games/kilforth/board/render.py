@@ -9,8 +9,12 @@ in plain Python, so the templates stay simple and fast.
 from __future__ import annotations
 
 import logging
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import lru_cache
+from threading import Lock
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
@@ -31,7 +35,7 @@ from .card_facts import (
     race_name,
     saga_stage,
 )
-from .log_text import LogLine, LogRow, Names, describe_kept, faces
+from .log_text import LogLine, LogRow, Names, describe_kept, event_key, faces
 from .parts import board_parts, render
 
 logger = logging.getLogger(__name__)
@@ -54,8 +58,13 @@ def render_board(
     players: dict[int, str],
     online: set[int],
     table_slug: str,
+    source: object = None,
 ) -> str:
     """The whole board for one viewer: one `<div class="kb ...">` (the platform frames it).
+
+    `source`: the engine state the picture was made from, when the caller renders several viewers
+    of it (a table's seats and spectators): what they all see alike is then made once for that
+    state (`Public`), and each view makes only what is its own.
 
     Should the picture ever surprise the board (the engine keeps evolving), the error is logged and
     a plain fallback board still shows the decision forms, so the game stays playable.
@@ -67,6 +76,7 @@ def render_board(
             players=players,
             online=online,
             table_slug=table_slug,
+            source=source,
         )
         return render("kilforth/board.html", {**context, "parts": board_parts(context)})
     except Exception:
@@ -108,8 +118,10 @@ def board_context(
     players: dict[int, str],
     online: set[int],
     table_slug: str,
+    source: object = None,
 ) -> dict:
-    """Everything the templates need, computed from the picture dict only."""
+    """Everything the templates need, computed from the picture dict only (`source`: see
+    `render_board`)."""
     heroes = picture.get("heroes") or []
     by_seat = {h["seat"]: h for h in heroes}
 
@@ -125,11 +137,14 @@ def board_context(
     # Everything `person` can answer: the sentences of events are kept by it (log_text.py).
     names_key = tuple((s, person(s)) for s in sorted(set(players) | set(by_seat)))
 
+    public = _public_of(source, picture, person, names_key, online) if source is not None else None
+
     def line_of(event: dict) -> LogLine:
+        if public is not None:
+            return public.line(event, viewer, person, names_key, succ_min)
         return describe_kept(event, person, names_key, viewer, succ_min)
 
     lines = [line_of(e) for e in picture.get("log") or []]
-
     me = by_seat.get(viewer) if viewer is not None else None
     return {
         "version": picture.get("version", 0),
@@ -141,8 +156,14 @@ def board_context(
         "phase": picture.get("phase", ""),
         "status": _status(picture, person),
         "decision": _decision(picture, viewer, person, succ_min),
-        "cells": _cells(picture, viewer, person, online),
-        "heroes": [_hero(picture, h, viewer, person, online) for h in heroes],
+        "cells": _cells(picture, viewer, person, online, public),
+        "heroes": [
+            public.heroes[i]
+            if public is not None and _public_hero(h, viewer)
+            else _hero(picture, h, viewer, person, online)
+            for i, h in enumerate(heroes)
+        ],
+        "public": public,
         "ancients": _ancients(picture),
         "tests": _tests_panel(
             picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
@@ -289,7 +310,15 @@ def _option(c: dict, person: Names) -> dict:
 # -- the map ---------------------------------------------------------------------------------
 
 
-def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -> list[dict]:
+def _cells(
+    picture: dict,
+    viewer: int | None,
+    person: Names,
+    online: set[int],
+    public: Public | None = None,
+) -> list[dict]:
+    """The map's cells as `viewer` sees them; with `public`, a cell that shows this viewer
+    nothing of their own is the public one (the same object, whose part is made once)."""
     heroes = {h["seat"]: h for h in picture.get("heroes") or []}
     reach: dict[int, list[dict]] = {}
     for c in picture.get("choices") or [] if viewer is not None else []:
@@ -311,6 +340,9 @@ def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -
     cells = []
     for i, loc in enumerate(picture.get("map") or []):
         idx = loc.get("index", i)
+        if public is not None and not _cell_is_own(loc, idx, viewer, reach, here):
+            cells.append(public.cells[i])
+            continue
         row, col = divmod(idx, 5)
         terrain = loc.get("terrain", "none")
         cells.append(
@@ -343,6 +375,27 @@ def _cells(picture: dict, viewer: int | None, person: Names, online: set[int]) -
             }
         )
     return cells
+
+
+def _cell_is_own(
+    loc: dict, idx: int, viewer: int | None, reach: dict[int, list], here: int | None
+) -> bool:
+    """Whether a cell shows `viewer` something a spectator's does not: a way there, their own
+    hero or standee, their progress on or their being the foe of one of its encounters."""
+    if viewer is None:
+        return False
+    if idx in reach or idx == here or viewer in (loc.get("heroes") or ()):
+        return True
+    for e in loc.get("encounters") or ():
+        if viewer in (e.get("enemies") or ()):
+            return True
+        for seat in e.get("progress") or ():
+            try:
+                if int(seat) == viewer:
+                    return True
+            except (TypeError, ValueError):
+                continue
+    return False
 
 
 def _loc_text(loc: dict) -> str:
@@ -460,6 +513,90 @@ def _loc_name(picture: dict, idx: object) -> str:
     if isinstance(idx, int) and 0 <= idx < len(m):
         return m[idx].get("name", "")
     return ""
+
+
+# -- what every viewer sees alike --------------------------------------------------------------
+
+
+@dataclass
+class Public:
+    """The map's cells and the heroes' panels of one state as a spectator sees them, with their
+    parts, made once for every view of that state (`_public_of`). A view whose cell or panel holds
+    nothing of its own (`_cell_is_own`, `_public_hero`) takes the public one, and so its part."""
+
+    source: weakref.ref
+    cells: list[dict]
+    heroes: list[dict]
+    parts: dict[str, SafeString] = field(default_factory=dict)
+    # Log events' sentences by (the event object, viewer): the views of one state show the same
+    # event objects (the state's own), so each is looked up once per viewer, and its key
+    # (`event_key`) made once. The event is kept with its line, so its id cannot be reused.
+    lines: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
+    event_keys: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
+
+    def part(self, part_id: str, make: Callable[[], SafeString]) -> SafeString:
+        html = self.parts.get(part_id)
+        if html is None:
+            html = self.parts[part_id] = make()
+        return html
+
+    def line(
+        self, event: dict, viewer: int | None, person: Names, names_key: tuple, succ_min: int
+    ) -> LogLine:
+        found = self.lines.get((id(event), viewer))
+        if found is not None and found[0] is event:
+            return found[1]
+        kept = self.event_keys.get(id(event))
+        if kept is None or kept[0] is not event:
+            kept = self.event_keys[id(event)] = (event, event_key(event))
+        line = describe_kept(event, person, names_key, viewer, succ_min, key=kept[1])
+        self.lines[(id(event), viewer)] = (event, line)
+        return line
+
+
+PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
+_publics: OrderedDict[tuple, Public] = OrderedDict()
+_publics_lock = Lock()
+
+
+def _public_of(
+    source: object, picture: dict, person: Names, names_key: tuple, online: set[int]
+) -> Public:
+    """The public layer of `source` (an engine state) for these player names and this presence.
+
+    Keyed by the state object itself (held weakly): a state never changes once made, so every
+    picture made from it shows the same public facts. Built from `picture`'s public facts only
+    (any viewer's picture: the heroes' hands are left out)."""
+    key = (id(source), names_key, frozenset(online))
+    with _publics_lock:
+        found = _publics.get(key)
+        if found is not None and found.source() is source:
+            _publics.move_to_end(key)
+            return found
+    heroes = [
+        {k: v for k, v in h.items() if k not in ("hand", "loot")}
+        for h in picture.get("heroes") or []
+    ]
+    public_picture = dict(picture, heroes=heroes, choices=[])
+    made = Public(
+        source=weakref.ref(source),
+        cells=_cells(public_picture, None, person, online),
+        heroes=[_hero(public_picture, h, None, person, online) for h in heroes],
+    )
+    with _publics_lock:
+        # Those of states gone (superseded versions) go first: they hold their log events.
+        for gone in [k for k, p in _publics.items() if p.source() is None]:
+            del _publics[gone]
+        _publics[key] = made
+        _publics.move_to_end(key)
+        while len(_publics) > PUBLIC_KEPT:
+            _publics.popitem(last=False)
+    return made
+
+
+def _public_hero(h: dict, viewer: int | None) -> bool:
+    """Whether `viewer` sees this hero's panel as a spectator does (not theirs, no hand shown)."""
+    return h["seat"] != viewer and "hand" not in h and "loot" not in h
 
 
 # -- heroes ----------------------------------------------------------------------------------

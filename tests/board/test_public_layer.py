@@ -1,0 +1,83 @@
+"""What every viewer of one state sees alike is made once (games/kilforth/board/render.py,
+`Public`): the map's cells, the heroes' panels and the log's sentences. A view given the state
+(`source`) must come out byte for byte as one made without it, for every seat and a spectator,
+in every mode (co-op's open hands show other heroes' hands to a seat)."""
+
+import gc
+
+import pytest
+
+from games.kilforth.board import render as board_render
+from games.kilforth.board import render_board
+from games.kilforth.board.parts import forget
+from games.kilforth.engine import view
+
+from .games import CONFIGS, players, playout, sample
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), CONFIGS)
+def test_every_view_made_with_the_shared_layer_is_the_view_made_without_it(edition, mode, heroes):
+    names = players(heroes)
+    for state in sample(edition, mode, heroes, n=12):
+        for online in (set(range(heroes)), {0}):
+            for viewer in [*range(heroes), None]:
+                plain = render_board(
+                    view(state, viewer), viewer=viewer, players=names, online=online, table_slug="t"
+                )
+                shared = render_board(
+                    view(state, viewer),
+                    viewer=viewer,
+                    players=names,
+                    online=online,
+                    table_slug="t",
+                    source=state,
+                )
+                assert shared == plain, (state.version, viewer, sorted(online))
+
+
+def test_the_views_of_one_state_share_the_cells_that_hold_nothing_of_their_own():
+    state = playout("gloom", "competitive", 4, seed=5)[120]
+    names = players(4)
+    seen = {}
+    for viewer in (None, 0, 1):
+        context = board_render.board_context(
+            view(state, viewer),
+            viewer=viewer,
+            players=names,
+            online=set(),
+            table_slug="t",
+            source=state,
+        )
+        seen[viewer] = context
+    spectator, seat = seen[None], seen[0]
+    assert spectator["public"] is seat["public"] is seen[1]["public"]
+    shared = [c for c, s in zip(seat["cells"], spectator["cells"], strict=True) if c is s]
+    own = [c for c in seat["cells"] if c["here"] or c["reachable"]]
+    assert own and all(c not in shared for c in own)
+    assert len(shared) >= 25 - len(own) - 4  # a few more may name the seat (foes, progress)
+    # A hero's panel is shared with everyone but its own seat (competitive: hands are private).
+    assert seat["heroes"][1] is spectator["heroes"][1]
+    assert seat["heroes"][0] is not spectator["heroes"][0] and seat["heroes"][0]["me"]
+
+
+def test_a_state_gone_takes_its_shared_layer_with_it():
+    forget()
+    states = list(playout("shadows", "competitive", 2, seed=3)[10:14])
+    names = players(2)
+    for state in states:
+        render_board(
+            view(state, 0), viewer=0, players=names, online=set(), table_slug="t", source=state
+        )
+    assert sum(p.source() is not None for p in board_render._publics.values()) >= 4
+    del state, states
+    playout.cache_clear()
+    gc.collect()
+    render_board(
+        view(playout("shadows", "competitive", 2, seed=4)[3], 0),
+        viewer=0,
+        players=names,
+        online=set(),
+        table_slug="t",
+        source=playout("shadows", "competitive", 2, seed=4)[3],
+    )
+    assert all(p.source() is not None for p in board_render._publics.values())
