@@ -7,9 +7,11 @@ token from the page's hx-headers), so one rendering can be shared by every viewe
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.db.models import Count, Q
-from django.template.loader import render_to_string
+from django.template.loader import get_template, render_to_string
+from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
 from .frames import board_frame
@@ -299,9 +301,27 @@ def render_table_live(
         if table.tutorial and my_seat is not None and table.status == TableStatus.STARTED:
             context["coach"] = tutorials.coaching_for(kit, table.tutorial, snapshot.game, my_seat)
         context["charts"] = snapshot.charts
+    # The few Django templates inside (a kit's pre-game prompt, the guide, the end summary),
+    # rendered only when shown, each with the same context.
+    if table.status == TableStatus.CHOOSING:
+        prompt = kit.prompt_template  # a template's name, or a template (as `{% include %}`)
+        context["prompt_html"] = (
+            render_to_string(prompt, context, request=request)
+            if isinstance(prompt, str)
+            else prompt.render(context, request=request)
+        )
+    if table.tutorial and my_seat is not None:  # the guide, or its empty place once left
+        context["coach_html"] = render_to_string("tables/_coach.html", context, request=request)
+    if context.get("charts"):
+        context["summary_html"] = render_to_string("tables/_summary.html", context, request=request)
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
-    # viewer's own, so one rendering can serve every socket with the same view.
-    return render_to_string("tables/_table_live.html", context, request=request)
+    # viewer's own, so one rendering can serve every socket with the same view. Jinja2: this
+    # renders for every socket's view after every change (jinja_templates/tables/).
+    return SafeString(_live_template().render(context, request=request))  # autoescaped
+
+
+def _live_template() -> Any:
+    return get_template("tables/_table_live.html", using="jinja2")
 
 
 @dataclass(frozen=True)

@@ -427,7 +427,9 @@ def _apply(
         raise ServiceError("That decision was malformed.")
     if table.status != TableStatus.STARTED:
         raise Conflict("There is no game in play at this table.")
-    game = Game.objects.defer("state").get(table=table)
+    # Only what a decision reads (not the documents: the state is cached, the first state and
+    # the opening events are read by replays).
+    game = Game.objects.only("id", "version").get(table=table)
     if seen_version != game.version:
         raise Stale("The game had moved on; here is where it stands now.")
     state = caches.state_at(kit, table.slug, game.version, lambda: _document(game.pk, game.version))

@@ -1,0 +1,99 @@
+"""The site's Jinja2 environment, for the templates rendered for every viewer after every change
+(jinja_templates/: the live part of a table page, a kit's board parts). Django renders the rest.
+
+Their output is byte for byte what Django's templates give: printed values are escaped as Django
+escapes them (`&#x27;`, `&quot;`, where MarkupSafe writes `&#39;`, `&#34;`), a dotted name is a
+key before an attribute, and the filters the templates use keep Django's meaning (`default` and
+`capfirst` differ in Jinja2, `join` escapes its items as Django does; `pluralize`, `urlencode`,
+`date` and `time` are Django's). `url(name, *args)` is Django's `{% url %}`. A kit adds its own
+globals and filters in an environment function of its own that starts from `environment` here
+(settings.TEMPLATES names it).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from types import CodeType
+from typing import Any
+
+from django.template import defaultfilters
+from django.urls import reverse
+from jinja2 import Environment, Template, Undefined
+from markupsafe import Markup
+
+
+def join(value: Any, separator: str) -> str:
+    """Django's `join`: items escaped; the separator is a literal of the template, so, as in
+    Django, not escaped."""
+    return defaultfilters.join(value, Markup(separator))
+
+
+def _escape(value: Any) -> str:
+    """What a template prints, escaped as Django's conditional_escape escapes it (html.escape is
+    Django's escape); MarkupSafe's escape writes &#39; and &#34; where Django writes &#x27; and
+    &quot;. The pieces are joined into the rendered string, so a plain str will do."""
+    if value.__class__ is str:
+        return escape(value)
+    if hasattr(value, "__html__"):
+        return value.__html__()
+    return escape(str(value))
+
+
+def url(name: str, *args: Any) -> str:
+    """Django's `{% url name arg ... %}`."""
+    return reverse(name, args=args)
+
+
+class DjangoEscapingTemplate(Template):
+    """A template whose printed values go through `_escape` rather than MarkupSafe's escape."""
+
+    @classmethod
+    def from_code(
+        cls, environment: Environment, code: CodeType, globals: Any, uptodate: Any = None
+    ) -> Template:
+        rv = super().from_code(environment, code, globals, uptodate)
+        # The compiled module prints `escape(value)` with the `escape` of its own globals.
+        rv.root_render_func.__globals__["escape"] = _escape
+        return rv
+
+
+class SiteEnvironment(Environment):
+    """Looks a dotted name up as a key first, as Django does (most contexts are dicts: Jinja2
+    would try, and fail, an attribute first)."""
+
+    template_class = DjangoEscapingTemplate
+
+    def make_globals(self, d: Any) -> Any:
+        """A template's globals as one plain dict, not Jinja2's ChainMap over the environment's:
+        every render copies them into its context, and iterating a ChainMap cost more than
+        a small part's whole render. The environment's globals are all set before any template
+        loads (the environment functions), so nothing is missed."""
+        return {**self.globals, **(d or {})}
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        if obj.__class__ is dict:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return super().getattr(obj, attribute)
+
+
+def environment(**options: Any) -> Environment:
+    """The platform's environment (a kit's environment function builds on it)."""
+    options.setdefault("keep_trailing_newline", True)
+    # Django's backend picks DebugUndefined in DEBUG, which prints "{{ name }}" for a missing
+    # name; Django's templates print nothing.
+    options["undefined"] = Undefined
+    env = SiteEnvironment(**options)
+    env.globals.update(url=url)
+    env.filters.update(
+        default=defaultfilters.default,
+        capfirst=defaultfilters.capfirst,
+        join=join,
+        pluralize=defaultfilters.pluralize,
+        urlencode=defaultfilters.urlencode,
+        date=defaultfilters.date,
+        time=defaultfilters.time,
+    )
+    return env
