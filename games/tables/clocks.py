@@ -170,8 +170,10 @@ def sync(
     # Paused by the host: whoever is ticking is charged up to now and stops; nobody starts.
     owed = set() if getattr(table, "clocks_paused", False) else set(waiting)
     changed = False
-    seats = Seat.objects.filter(table_id=table.pk).only(
-        "number", "player_id", "bot", "bank_ms", "waiting_since", "deadline"
+    seats = (
+        Seat.objects.filter(table_id=table.pk)
+        .only("number", "player_id", "bot", "bank_ms", "waiting_since", "deadline")
+        .order_by()  # each seat is settled on its own: no ORDER BY to compile
     )
     for seat in seats:
         ticking = seat.waiting_since is not None

@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from . import caches, chat, realtime, services, socket_input
 from .frames import Rendering, apply_frame, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session
-from .models import Player, Table
+from .models import Player, Table, one
 from .realtime import LOBBY_GROUP, session_group, table_group, table_message
 from .rendering import (
     TableSnapshot,
@@ -303,7 +303,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         # Identity and access are read again for every action, from the session store itself:
         # a seat lost or a session logged out since the socket opened must not keep its powers.
         session = fresh_session(self.scope["session"])
-        table = Table.objects.filter(pk=self.table_id).first()
+        table = one(Table.objects.filter(pk=self.table_id))
         if table is None:
             raise services.NotFound("This table no longer exists.")
         player = player_from_session(session)
@@ -322,7 +322,7 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     def _chat(self, message: dict[str, Any]) -> None:
         """Chat actions: write a line, mute a person (host), open the spectators' chat (host)."""
-        table = Table.objects.filter(pk=self.table_id).first()
+        table = one(Table.objects.filter(pk=self.table_id))
         if table is None:
             raise services.NotFound("This table no longer exists.")
         player = player_from_session(fresh_session(self.scope["session"]))
@@ -359,7 +359,7 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _reidentify(self) -> str | None:
         # Logged out: whatever the session store holds this instant, nobody is signed in here.
         session: dict = {}
-        table = Table.objects.filter(pk=self.table_id).first()
+        table = one(Table.objects.filter(pk=self.table_id))
         if table is None:
             return None
         self.player_id = None

@@ -7,7 +7,7 @@ Both HTTP views and websocket consumers read the same session keys through these
 from collections.abc import MutableMapping
 from typing import Any
 
-from .models import Player, Table
+from .models import Player, Table, one
 
 PLAYER_KEY = "kilforth_player_id"
 ACCESS_KEY = "kilforth_table_access"
@@ -22,7 +22,7 @@ def player_from_session(session: Session) -> Player | None:
     player_id = session.get(PLAYER_KEY)
     if player_id is None:
         return None
-    return Player.objects.filter(pk=player_id).first()
+    return one(Player.objects.filter(pk=player_id))
 
 
 def remember_player(session: Session, player: Player) -> None:

@@ -1,11 +1,21 @@
 """Lobby state: who is playing (Player), the tables they gather at, and the seats on them."""
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+
+
+def one(rows: models.QuerySet) -> Any:
+    """The first row of a query that finds at most one (a primary or unique key), or None.
+
+    Django's `first()` orders by the primary key, and compiling an ORDER BY costs more than a
+    small query itself (0.2-0.9 ms a query on this machine, measured in docs/benchmarks.md);
+    the hot paths of a decision use this instead."""
+    return next(iter(rows[:1]), None)
 
 
 def new_slug() -> str:

@@ -136,17 +136,17 @@ def take_broadcast(table_id: int) -> dict | None:
 
 def table_message(table_id: int) -> dict | None:
     """The table's version and presence, in three queries (a broadcast per decision reads it)."""
-    from .models import Seat, Table
+    from .models import Seat, Table, one
     from .rendering import presence_among
 
-    row = Table.objects.filter(pk=table_id).values_list("slug", "version", "host_id").first()
+    row = one(Table.objects.filter(pk=table_id).values_list("slug", "version", "host_id"))
     if row is None:
         return None
     slug, version, host_id = row
     seats = list(
-        Seat.objects.filter(table_id=table_id).values_list(
-            "player_id", "bot", "deadline", "offline_since"
-        )
+        Seat.objects.filter(table_id=table_id)
+        .order_by()
+        .values_list("player_id", "bot", "deadline", "offline_since")
     )
     online, spectators = presence_among(
         table_id, host_id, {pid for pid, _, _, _ in seats if pid is not None}

@@ -26,6 +26,7 @@ from .models import (
     Table,
     TableStatus,
     Visibility,
+    one,
     seat_label,
 )
 
@@ -303,9 +304,7 @@ def do_start_game(table: Table, actor: Player | None) -> None:
 
 def _seat_of(table: Table, player: Player | None) -> Seat:
     # Not the pre-game answer (a JSON document) nobody here reads.
-    seat = (
-        Seat.objects.filter(table=table, player=player).defer("setup").first() if player else None
-    )
+    seat = one(Seat.objects.filter(table=table, player=player).defer("setup")) if player else None
     if seat is None:
         raise Forbidden("Only the players seated at this table can do that.")
     return seat
