@@ -68,10 +68,10 @@ class Backend:
         env["DJANGO_SETTINGS_MODULE"] = "kilforth_site.settings"
         env["PYTHONPATH"] = str(ROOT)
         # Measured as served: debug off (no SQL recorded per query, no template reloading),
-        # on plain http to this machine's loopback addresses.
+        # on plain http to this machine's loopback addresses (and the test client's name).
         env.setdefault("DJANGO_DEBUG", "0")
         env.setdefault("DJANGO_SECRET_KEY", secrets.token_urlsafe(40))
-        env.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]")
+        env.setdefault("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost,[::1],testserver")
         env.setdefault("DJANGO_HTTPS", "0")
         if postgres:
             self.pg_name = f"kilforth_bench_{os.getpid()}_{int(time.time())}"
