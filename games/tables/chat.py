@@ -18,7 +18,17 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 
 from . import kits, realtime
-from .models import ChatChannel, ChatMessage, ChatMute, Player, Seat, Table, TableStatus
+from .models import (
+    SPECTATOR_CHAT_HIDDEN,
+    SPECTATOR_CHAT_SHOWN,
+    ChatChannel,
+    ChatMessage,
+    ChatMute,
+    Player,
+    Seat,
+    Table,
+    TableStatus,
+)
 from .services import Conflict, Forbidden, ServiceError, check_host
 
 MAX_CHARS = 500
@@ -134,10 +144,16 @@ def do_mute(table: Table, actor: Player | None, player_id: object, muted: bool) 
 
 
 def do_open_spectator_chat(table: Table, actor: Player | None, open_: bool) -> None:
+    """The host shows the spectators' chat to the players (or hides it again). Everyone is told
+    in a system line, which also brings every page's chat panel (its note, the host's button)
+    up to date; asking for what already holds changes nothing."""
     with transaction.atomic():
-        table = Table.objects.get(pk=table.pk)
+        table = Table.objects.select_for_update().get(pk=table.pk)
         check_host(table, actor)
+        if table.chat_open == open_:
+            return
         Table.objects.filter(pk=table.pk).update(chat_open=open_)
+        system(table.pk, SPECTATOR_CHAT_SHOWN if open_ else SPECTATOR_CHAT_HIDDEN)
         realtime.on_commit_table_changed(table.pk, bump=True, lobby=False)
 
 

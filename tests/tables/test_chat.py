@@ -103,6 +103,34 @@ def test_the_host_mutes_a_person_who_then_cannot_write_and_unmutes_them():
 
 
 @pytest.mark.django_db
+def test_the_host_shows_and_hides_the_spectators_chat_and_everyone_is_told_once():
+    table, host, ann, wes = seated_table()
+    chat.do_post(table, wes, "psst")
+    with pytest.raises(chat.Forbidden):
+        chat.do_open_spectator_chat(table, ann, True)
+    chat.do_open_spectator_chat(table, host, True)
+    chat.do_open_spectator_chat(table, host, True)  # already shown: nothing more is said
+    table.refresh_from_db()
+    assert table.chat_open
+    assert "psst" in [m.text for m in chat.recent(table, seated=True)]
+    chat.do_open_spectator_chat(table, host, False)
+    table.refresh_from_db()
+    assert not table.chat_open
+    assert "psst" not in [m.text for m in chat.recent(table, seated=True)]
+    system = [(m.text, m.spectator_chat) for m in ChatMessage.objects.filter(author=None)]
+    assert system == [
+        ("The host showed the spectators' chat to the players.", "1"),
+        ("The host hid the spectators' chat from the players.", "0"),
+    ]
+    # Only the system line moves the pages' chat panels: a person writing the same words does not.
+    copy = chat.do_post(table, ann, "The host hid the spectators' chat from the players.")
+    assert copy.spectator_chat == ""
+    assert "data-spectator-chat" not in chat.render_line(copy)
+    hid = ChatMessage.objects.filter(author=None).last()
+    assert 'data-spectator-chat="0"' in chat.render_line(hid)
+
+
+@pytest.mark.django_db
 def test_joining_and_leaving_a_seat_write_a_system_line(make_player):
     from games.tables import services
 
