@@ -1,5 +1,7 @@
 """Knight Fall's table life in a real browser, beside the tests that play Kilforth: the end of a
-game in numbers with its charts, and undo allowed once and refused once a card was drawn.
+game in numbers with its charts; undo allowed once and refused once a card was drawn; chat
+between players and a spectator, each team and the spectators in their own channels; the
+connection indicator through a server restart and a close with 1001, the page resynced after.
 
 Games are seeded through the services in the server's own database (see
 test_clocks_in_a_browser.seed), so each test goes straight to the moment it is about.
@@ -13,10 +15,12 @@ from playwright.sync_api import expect
 from tests.browser.test_clocks_in_a_browser import page_as, seed, server  # noqa: F401
 from tests.browser.test_game_in_a_browser import enter, human_pace
 from tests.browser.test_knightfall_in_a_browser import _click_a_choice
+from tests.conftest import DaphneServer
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
 
 SOLO = {"game": "knightfall", "players": ["Sol"], "options": {"mode": "coop"}}
+DUO = ["Kay", "Dee"]
 TRIO = ["Dee", "Kay", "Kit"]  # three players: the first (the host) plays the demons alone
 
 
@@ -206,3 +210,109 @@ def test_knight_fall_chat_keeps_the_spectators_and_each_team_to_their_own_channe
         assert kit.evaluate("document.documentElement.scrollWidth") <= 392
     finally:
         wes.context.close()
+
+
+# Run in the server's database (`manage.py shell`) while the server is down: the player the game
+# waits on makes a sensible decision, as from another browser. Prints the game's new version.
+DECIDE = """
+import random
+from games.tables import kits, services
+from games.tables.models import Game, Seat, Table
+table = Table.objects.get(slug=SLUG)
+kit, game = kits.kit_for(table), Game.objects.get(table=table)
+state = kit.load(game.state)
+seat = kit.waiting_for(state)[0]
+player = Seat.objects.get(table=table, number=seat).player
+key = kit.bot_choice(state, seat, "heuristic", random.Random(7))
+print(services.do_act(table, player, key, game.version))
+"""
+
+
+def _decide_offline(daphne: DaphneServer, slug: str) -> int:
+    script = f"SLUG = {slug!r}\n{DECIDE}"
+    return int(daphne.manage("shell", "--no-imports", "-c", script).splitlines()[-1])
+
+
+def _same_board_as_a_fresh_load(page, seeded: dict, name: str, page_as) -> None:  # noqa: F811
+    """The live page shows what a page loaded now shows that person: nothing stale is left."""
+    fresh = page_as(seeded, name)
+    fresh.goto(page.url)
+    version = fresh.locator("#game-board").get_attribute("data-version")
+    expect(page.locator("#game-board")).to_have_attribute("data-version", version)
+    for part in ("#kf-decision", ".kf-grid"):
+        expect(page.locator(part)).to_have_text(
+            fresh.locator(part).inner_text(), use_inner_text=True
+        )
+    fresh.context.close()
+
+
+def test_knight_fall_comes_back_after_a_server_restart_showing_the_game_as_it_is_now(
+    server,  # noqa: F811
+    page_as,  # noqa: F811
+    screenshot,
+):
+    seeded = seed(server, {"game": "knightfall", "name": "Restart night", "players": DUO})
+    slug = seeded["slugs"][0]
+    waiting = DUO[seeded["seats"][0]]
+    other = next(name for name in DUO if name != waiting)
+    page = page_as(seeded, other)  # watching the other player decide
+    page.goto(f"/t/{slug}/")
+    connection = page.locator("#connection")
+    expect(connection).to_have_attribute("data-state", "online")
+    expect(connection).to_contain_text("Live")
+    board = page.locator("#game-board")
+    before = int(board.get_attribute("data-version"))
+    expect(page.locator(".kf-waiting")).to_contain_text(f"Waiting for {waiting}")
+
+    server.stop()
+    expect(connection).to_have_attribute("data-state", "reconnecting")
+    expect(connection).to_contain_text("Reconnecting")
+    screenshot(page, "connection-knightfall-reconnecting-desktop")
+    # While the page is cut off, the game moves on (the other player decides).
+    version = _decide_offline(server, slug)
+    assert version > before
+    server.start()
+    # The page retries with a backoff of up to 5 s; a loaded machine starts daphne slowly.
+    expect(connection).to_have_attribute("data-state", "online", timeout=30_000)
+    expect(board).to_have_attribute("data-version", str(version), timeout=15_000)
+    _same_board_as_a_fresh_load(page, seeded, other, page_as)
+
+
+def test_knight_fall_reconnects_after_a_close_with_1001_and_resyncs_the_board(
+    server,  # noqa: F811
+    page_as,  # noqa: F811
+    screenshot,
+):
+    seeded = seed(server, {"game": "knightfall", "name": "Going-away night", "players": DUO})
+    slug = seeded["slugs"][0]
+    waiting = DUO[seeded["seats"][0]]
+    other = next(name for name in DUO if name != waiting)
+    page = page_as(seeded, other, 390, 844)
+    closes = []
+
+    def route(ws):
+        upstream = ws.connect_to_server()
+        closes.append(lambda: ws.close(code=1001, reason="going away"))
+        del upstream  # messages flow both ways unchanged
+
+    page.route_web_socket("**/ws/t/**", route)
+    page.goto(f"/t/{slug}/")
+    connection = page.locator("#connection")
+    expect(connection).to_have_attribute("data-state", "online")
+    assert len(closes) == 1
+    decider = page_as(seeded, waiting)
+    decider.goto(f"/t/{slug}/")
+    closes[0]()  # the server side "goes away" with 1001
+    expect(connection).to_have_attribute("data-state", "reconnecting")
+    screenshot(page, "connection-knightfall-reconnecting-phone")
+    # While this page was cut off, the player it waited on decides, by clicks.
+    rng = random.Random(4)
+    for _ in range(20):
+        if _click_a_choice(decider, rng) is not None:
+            break
+    version = decider.locator("#game-board").get_attribute("data-version")
+    expect(connection).to_have_attribute("data-state", "online", timeout=30_000)
+    expect(page.locator("#game-board")).to_have_attribute("data-version", version)
+    assert len(closes) == 2, "the page opened a second socket"
+    _same_board_as_a_fresh_load(page, seeded, other, page_as)
+    screenshot(page, "connection-knightfall-live-phone")
