@@ -316,3 +316,12 @@ def test_knight_fall_reconnects_after_a_close_with_1001_and_resyncs_the_board(
     assert len(closes) == 2, "the page opened a second socket"
     _same_board_as_a_fresh_load(page, seeded, other, page_as)
     screenshot(page, "connection-knightfall-live-phone")
+    # The other player closes their page: shown away, and for how long (counted in the browser).
+    expect(page.locator("#table-away")).to_be_hidden()
+    decider.context.close()
+    away = page.locator("#table-away")
+    expect(away).to_contain_text(f"{waiting} is away for less than a minute")
+    assert away.locator("time").get_attribute("title").startswith("since ")
+    screenshot(page, "away-knightfall-phone")
+    page.set_viewport_size({"width": 1366, "height": 900})
+    screenshot(page, "away-knightfall-desktop")

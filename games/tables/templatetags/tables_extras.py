@@ -11,8 +11,22 @@ def get_item(mapping: dict, key: object) -> object:
     return mapping.get(key, key) if isinstance(mapping, dict) else key
 
 
+@register.filter
+def lookup(mapping: object, key: object) -> object:
+    """{{ away|lookup:seat.player_id }}: the value for a variable key, None when it is missing
+    (get_item, above, gives the key back instead)."""
+    return mapping.get(key) if isinstance(mapping, dict) else None
+
+
 @register.simple_tag
 def server_now_ms() -> int:
     """The server's time in milliseconds since 1970: static/js/clock.js corrects the browser's
     clock by it, so that a deadline counts down right on a browser whose clock is off."""
     return clocks.epoch_ms(clocks.now())
+
+
+@register.filter
+def epoch_ms(moment: object) -> int | str:
+    """{{ since|epoch_ms }}: a datetime as milliseconds since 1970 (static/js/clock.js counts
+    from it in the reader's browser); "" for anything else."""
+    return clocks.epoch_ms(moment) if hasattr(moment, "timestamp") else ""
