@@ -196,6 +196,25 @@ def test_knight_fall_chat_keeps_the_spectators_and_each_team_to_their_own_channe
             expect(page.locator("#chat-log")).to_contain_text("Ready")
             expect(page.locator("#chat-log")).not_to_contain_text("Back among ourselves")
 
+        # The host mutes Wes (from his line they read while the chat was shown): all are told,
+        # and what Wes writes now is refused with the reason.
+        human_pace()
+        dee.locator(".chat-line", has_text="Hello, players").get_by_role(
+            "button", name="mute"
+        ).click()
+        for page in everyone:
+            expect(page.locator("#chat-log")).to_contain_text("The host muted Wes.")
+        expect(
+            dee.locator(".chat-line", has_text="Hello, players").get_by_role(
+                "button", name="unmute"
+            )
+        ).to_be_visible()
+        wes.get_by_placeholder("Say something").fill("Let me speak")
+        human_pace()
+        wes.get_by_role("button", name="Send").click()
+        expect(wes.locator("#flash")).to_contain_text("The host has muted you at this table.")
+        expect(wes.locator("#chat-log")).not_to_contain_text("Let me speak")
+
         # All of it was kept with the table: a reload shows each reader what they may read.
         for page in (dee, wes):
             page.reload()
