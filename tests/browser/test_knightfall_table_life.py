@@ -162,6 +162,12 @@ def test_knight_fall_chat_keeps_the_spectators_and_each_team_to_their_own_channe
             expect(page.locator("#chat-log")).to_contain_text("On my way")
         for page in (dee, kay, kit):
             expect(page.locator("#chat-log")).not_to_contain_text("bluffing")
+        # A link to this site is clickable (to its path); another site's address stays text.
+        base = f"http://{server.address}"
+        _say(kay, f"Replay so far: {base}/t/{slug}/replay/ (not https://elsewhere.example/)")
+        line = kit.locator(".chat-line", has_text="Replay so far")
+        expect(line.get_by_role("link")).to_have_count(1)
+        expect(line.get_by_role("link")).to_have_attribute("href", f"/t/{slug}/replay/")
         screenshot(kit, "chat-knightfall-knight-desktop")
         screenshot(wes, "chat-knightfall-spectator-desktop")
 

@@ -152,7 +152,35 @@ def test_a_line_is_escaped_and_its_author_isolated():
     html = chat.render_line(line)
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<bdi>&lt;b&gt;Hal&lt;/b&gt;</bdi>" in html
-    assert "<a " not in html  # no link is made clickable
+    assert "<a " not in html  # no link to another site is made clickable
+
+
+@pytest.mark.parametrize(
+    "text, link",
+    [
+        # This site's own address: a link, to the path only (it cannot lead elsewhere).
+        (
+            "Watch: https://kilforth.example/t/abc/replay/?step=3&hands=1.",
+            '<a href="/t/abc/replay/?step=3&amp;hands=1" rel="nofollow">'
+            "https://kilforth.example/t/abc/replay/?step=3&amp;hands=1</a>.",
+        ),
+        ("(http://KILFORTH.example:8000)", '(<a href="/" rel="nofollow">'),
+        # Everything else stays text: another site, a name that only starts like this one,
+        # a path that would leave the site (//), a pattern in ALLOWED_HOSTS, a script.
+        ("https://evil.example/t/abc/", None),
+        ("https://kilforth.example.evil.example/t/abc/", None),
+        ("https://kilforth.example//evil.example/", None),
+        ("https://anything.kilforth.example/t/", None),
+        ("javascript:alert(1)", None),
+    ],
+)
+def test_only_a_link_to_this_site_is_made_clickable(settings, text, link):
+    settings.ALLOWED_HOSTS = ["kilforth.example", ".kilforth.example", "*"]
+    html = chat.linked(text)
+    if link is None:
+        assert "<a " not in html
+    else:
+        assert link in html
 
 
 @pytest.mark.django_db(transaction=True)

@@ -1,6 +1,6 @@
 from django import template
 
-from games.tables import clocks
+from games.tables import chat, clocks
 
 register = template.Library()
 
@@ -30,3 +30,9 @@ def epoch_ms(moment: object) -> int | str:
     """{{ since|epoch_ms }}: a datetime as milliseconds since 1970 (static/js/clock.js counts
     from it in the reader's browser); "" for anything else."""
     return clocks.epoch_ms(moment) if hasattr(moment, "timestamp") else ""
+
+
+@register.filter
+def chat_links(text: str) -> str:
+    """{{ m.text|chat_links }}: a chat line, escaped, links to this site made clickable."""
+    return chat.linked(text)
