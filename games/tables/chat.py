@@ -3,22 +3,36 @@
 Every write is one transaction and is broadcast after commit to the table's group as
 {"type": "chat.message", "channel", "html", "author"}; each socket shows it or not by what its
 viewer may read (`may_read`): a spectators' line reaches a seated player only when the host
-has opened that chat. Lines are rendered once, escaped, names isolated (<bdi>); no link is made
-clickable.
+has opened that chat. Lines are rendered once, escaped, names isolated (<bdi>); only a link to
+this site is made clickable (`linked`), and then only as a path on it.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
 
 from . import kits, realtime
-from .models import ChatChannel, ChatMessage, ChatMute, Player, Seat, Table, TableStatus
+from .models import (
+    SPECTATOR_CHAT_HIDDEN,
+    SPECTATOR_CHAT_SHOWN,
+    ChatChannel,
+    ChatMessage,
+    ChatMute,
+    Player,
+    Seat,
+    Table,
+    TableStatus,
+)
 from .services import Conflict, Forbidden, ServiceError, check_host
 
 MAX_CHARS = 500
@@ -46,6 +60,40 @@ def clean_text(raw: object) -> str:
     if any(unicodedata.category(c) in {"Cc", "Cf"} for c in text):
         raise ChatRefused("A chat message cannot hold control or invisible formatting characters.")
     return text
+
+
+# An address written out in a line: scheme, host (a name, an IPv4 address or a bracketed IPv6
+# one), an optional port, then an optional path that starts with one slash.
+URL = re.compile(
+    r"https?://(?P<host>\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?"
+    r"(?P<path>/(?!/)[A-Za-z0-9\-._~/?#@!$&'()*+,;=%:]*)?(?![A-Za-z0-9\-.:\[/])"
+)
+
+
+def own_hosts() -> set[str]:
+    """The names this site answers to (ALLOWED_HOSTS without patterns: "*" or ".example.org"
+    would count every address, or another site's, as this one)."""
+    return {h.lower() for h in settings.ALLOWED_HOSTS if h and h != "*" and not h.startswith(".")}
+
+
+def linked(text: str) -> SafeString:
+    """A chat line's text, escaped, with the addresses of this site made links. A link is only
+    ever the path (`href="/t/..."`): it can lead nowhere but here, whatever the host said. Any
+    other address stays plain text."""
+    hosts = own_hosts()
+    out: list[str] = []
+    pos = 0
+    for found in URL.finditer(text):
+        # A sentence's full stop or closing bracket is not part of the address.
+        url = found.group(0).rstrip(".,;:!?)'")
+        own = URL.fullmatch(url)
+        if own is None or own.group("host").lower() not in hosts:
+            continue
+        out.append(escape(text[pos : found.start()]))
+        out.append(f'<a href="{escape(own.group("path") or "/")}" rel="nofollow">{escape(url)}</a>')
+        pos = found.start() + len(url)
+    out.append(escape(text[pos:]))
+    return mark_safe("".join(out))
 
 
 def may_read(
@@ -134,10 +182,16 @@ def do_mute(table: Table, actor: Player | None, player_id: object, muted: bool) 
 
 
 def do_open_spectator_chat(table: Table, actor: Player | None, open_: bool) -> None:
+    """The host shows the spectators' chat to the players (or hides it again). Everyone is told
+    in a system line, which also brings every page's chat panel (its note, the host's button)
+    up to date; asking for what already holds changes nothing."""
     with transaction.atomic():
-        table = Table.objects.get(pk=table.pk)
+        table = Table.objects.select_for_update().get(pk=table.pk)
         check_host(table, actor)
+        if table.chat_open == open_:
+            return
         Table.objects.filter(pk=table.pk).update(chat_open=open_)
+        system(table.pk, SPECTATOR_CHAT_SHOWN if open_ else SPECTATOR_CHAT_HIDDEN)
         realtime.on_commit_table_changed(table.pk, bump=True, lobby=False)
 
 

@@ -5,9 +5,9 @@ Their output is byte for byte what Django's templates give: printed values are e
 escapes them (`&#x27;`, `&quot;`, where MarkupSafe writes `&#39;`, `&#34;`), a dotted name is a
 key before an attribute, and the filters the templates use keep Django's meaning (`default` and
 `capfirst` differ in Jinja2, `join` escapes its items as Django does; `pluralize`, `urlencode`,
-`date` and `time` are Django's). `url(name, *args)` is Django's `{% url %}`. A kit adds its own
-globals and filters in an environment function of its own that starts from `environment` here
-(settings.TEMPLATES names it).
+`date` and `time` are Django's, `epoch_ms` the site's own). `url(name, *args)` is Django's
+`{% url %}`. A kit adds its own globals and filters in an environment function of its own that
+starts from `environment` here (settings.TEMPLATES names it).
 """
 
 from __future__ import annotations
@@ -85,6 +85,8 @@ def environment(**options: Any) -> Environment:
     # Django's backend picks DebugUndefined in DEBUG, which prints "{{ name }}" for a missing
     # name; Django's templates print nothing.
     options["undefined"] = Undefined
+    from .templatetags.tables_extras import epoch_ms  # the site's own filters (after apps load)
+
     env = SiteEnvironment(**options)
     env.globals.update(url=url)
     env.filters.update(
@@ -95,5 +97,6 @@ def environment(**options: Any) -> Environment:
         urlencode=defaultfilters.urlencode,
         date=defaultfilters.date,
         time=defaultfilters.time,
+        epoch_ms=epoch_ms,
     )
     return env

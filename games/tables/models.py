@@ -225,6 +225,12 @@ class ChatChannel(models.TextChoices):
     TEAM = "team", "Team"
 
 
+# The system lines of the host opening and closing the spectators' chat to the players; the
+# page keeps its chat panel's note and the host's button in step with the newest one (chat.js).
+SPECTATOR_CHAT_SHOWN = "The host showed the spectators' chat to the players."
+SPECTATOR_CHAT_HIDDEN = "The host hid the spectators' chat from the players."
+
+
 class ChatMessage(models.Model):
     """One line of a table's chat, kept with the table (shown again on every reload)."""
 
@@ -249,6 +255,14 @@ class ChatMessage(models.Model):
     @property
     def is_system(self) -> bool:
         return not self.author_name
+
+    @property
+    def spectator_chat(self) -> str:
+        """ "1" or "0" for the system line of the host showing or hiding the spectators' chat to
+        the players, else "" (a person's line never counts, whatever it says)."""
+        if not self.is_system:
+            return ""
+        return {SPECTATOR_CHAT_SHOWN: "1", SPECTATOR_CHAT_HIDDEN: "0"}.get(self.text, "")
 
 
 class ChatMute(models.Model):

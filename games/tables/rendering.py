@@ -290,6 +290,15 @@ def render_table_live(
             and snapshot.undo_player == player_id
             and context["standing_in"] is None
         )
+        # Who is away now, and since when (the page says for how long: static/js/clock.js).
+        context["away_seats"] = [
+            {"name": s.player_name, "since": snapshot.away.get(s.player_id), "bot": s.bot}
+            for s in snapshot.seats
+            if s.player_id
+            and s.number != my_seat
+            and s.player_id not in context["online"]
+            and table.status == TableStatus.STARTED
+        ]
         context["game_version"] = kit.version(snapshot.game)
         # The page's tab title and opt-in notification follow this (static/js/turn.js).
         context["my_turn"] = (

@@ -39,6 +39,23 @@
     });
   }
 
+  // The host showing or hiding the spectators' chat comes as a system line; the newest one
+  // says how things stand now: the panel's note, and the host's button (it flips the setting).
+  function syncOpen() {
+    var lines = document.querySelectorAll("#chat-log .chat-line[data-spectator-chat]");
+    if (!lines.length) return;
+    var open = lines[lines.length - 1].dataset.spectatorChat === "1";
+    var note = document.querySelector("#chat .chat-open-note");
+    if (note) { note.hidden = !open; }
+    var form = document.querySelector("#chat form.chat-open");
+    if (form) {
+      form.querySelector('input[name="open"]').value = open ? "0" : "1";
+      form.querySelector("button").textContent = open
+        ? "Hide the spectators' chat from the players"
+        : "Show the spectators' chat to the players";
+    }
+  }
+
   function scrollDown() {
     var log = document.getElementById("chat-log");
     if (log) { log.scrollTop = log.scrollHeight; }
@@ -55,6 +72,7 @@
     var text = e.detail && e.detail.message;
     if (typeof text === "string" && text.indexOf("chat-") < 0) return;
     apply();
+    syncOpen();
     scrollDown();
   });
   document.addEventListener("click", function (e) {

@@ -7,11 +7,14 @@ reaches that point in play, so each test goes straight to the moment it is about
 """
 
 import json
+import random
 import re
 
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser.test_game_in_a_browser import human_pace
+from tests.browser.test_knightfall_in_a_browser import _click_a_choice
 from tests.conftest import DaphneServer
 
 pytestmark = [pytest.mark.server, pytest.mark.slow]
@@ -192,3 +195,89 @@ def test_my_games_lists_the_turn_based_tables_waiting_for_me_first(server, page_
     expect(page).to_have_title(re.compile(r"^\(your turn\)"))
     page.goto("/my-games/")
     screenshot(page, "my-games-desktop")
+
+
+def test_the_host_pauses_and_resumes_the_clocks_and_everyone_sees_it(server, page_as, screenshot):
+    seeded = seed(server, GAMES["knightfall"] | {"name": "A pause for breath", "pace": "fast"})
+    slug, late = seeded["slugs"][0], seeded["seats"][0]
+    host, other = (page_as(seeded, name) for name in GAMES["knightfall"]["players"])
+    clocks = []
+    for page in (host, other):
+        page.goto(f"/t/{slug}/")
+        clock = page.locator(f"#clock-{late}")
+        expect(clock).to_have_class(re.compile(r"\bticking\b"))
+        clocks.append(clock)
+    human_pace()
+    host.get_by_role("button", name="Pause the clocks").click()
+    for page, clock in zip((host, other), clocks, strict=True):
+        expect(page.locator(".clocks-paused")).to_have_text("The host has paused the clocks.")
+        expect(page.locator("#chat-log")).to_contain_text("The host paused the clocks.")
+        # Stopped: no deadline to count down to, so the browser shows a still time.
+        expect(clock).not_to_have_class(re.compile(r"\bticking\b"))
+        expect(clock).not_to_have_attribute("data-deadline", re.compile("."))
+    screenshot(other, "clocks-paused-desktop")
+    other.set_viewport_size({"width": 390, "height": 844})
+    screenshot(other, "clocks-paused-phone")
+    human_pace()
+    host.get_by_role("button", name="Resume the clocks").click()
+    for page, clock in zip((host, other), clocks, strict=True):
+        expect(page.locator("#chat-log")).to_contain_text("The clocks run again.")
+        expect(page.locator(".clocks-paused")).to_have_count(0)
+        expect(clock).to_have_class(re.compile(r"\bticking\b"))
+    expect(host.get_by_role("button", name="Pause the clocks")).to_be_visible()
+
+
+# Stand-ins for the browser's notifications, sound and tab visibility, recording what the page
+# does with them (headless Chromium has no notification centre or speakers to look at).
+ALERTS = """
+window.__alerts = [];
+class FakeNotification {
+  constructor(title, options) { window.__alerts.push(["notification", title]); }
+}
+FakeNotification.permission = "default";
+FakeNotification.requestPermission = () => {
+  FakeNotification.permission = "granted";
+  window.__alerts.push(["asked"]);
+  return Promise.resolve("granted");
+};
+window.Notification = FakeNotification;
+window.AudioContext = function () {
+  this.currentTime = 0;
+  this.destination = {};
+  this.createOscillator = () => ({
+    frequency: {}, connect: (node) => node,
+    start: () => window.__alerts.push(["chime"]), stop: () => {},
+  });
+  this.createGain = () => ({
+    gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (node) => node,
+  });
+};
+Object.defineProperty(document, "hidden", { get: () => true });
+"""
+
+
+def test_a_player_who_opted_in_is_told_with_a_notification_and_a_chime_when_it_is_their_turn(
+    server, page_as
+):
+    players = GAMES["knightfall"]["players"]
+    seeded = seed(server, GAMES["knightfall"] | {"name": "Wake me", "pace": "turn-24h"})
+    slug, first = seeded["slugs"][0], seeded["seats"][0]
+    deciding, waiting = page_as(seeded, players[first]), page_as(seeded, players[1 - first])
+    waiting.add_init_script(ALERTS)
+    waiting.goto(f"/t/{slug}/")
+    expect(waiting).not_to_have_title(re.compile(r"your turn"))
+    waiting.get_by_label("Tell me when it is my turn").check()
+    waiting.wait_for_function("window.__alerts.some(a => a[0] === 'asked')")  # permission asked
+    deciding.goto(f"/t/{slug}/")
+    expect(deciding).to_have_title(re.compile(r"^\(your turn\)"))
+    rng = random.Random(1)
+    for _ in range(20):
+        if _click_a_choice(deciding, rng) is not None:
+            break
+    expect(waiting).to_have_title(re.compile(r"^\(your turn\)"))
+    waiting.wait_for_function("window.__alerts.some(a => a[0] === 'chime')")
+    alerts = waiting.evaluate("window.__alerts")
+    assert ["notification", "Your turn"] in alerts, alerts
+    # The opt-in is kept on this device: a reload shows it ticked.
+    waiting.reload()
+    expect(waiting.get_by_label("Tell me when it is my turn")).to_be_checked()

@@ -103,6 +103,34 @@ def test_the_host_mutes_a_person_who_then_cannot_write_and_unmutes_them():
 
 
 @pytest.mark.django_db
+def test_the_host_shows_and_hides_the_spectators_chat_and_everyone_is_told_once():
+    table, host, ann, wes = seated_table()
+    chat.do_post(table, wes, "psst")
+    with pytest.raises(chat.Forbidden):
+        chat.do_open_spectator_chat(table, ann, True)
+    chat.do_open_spectator_chat(table, host, True)
+    chat.do_open_spectator_chat(table, host, True)  # already shown: nothing more is said
+    table.refresh_from_db()
+    assert table.chat_open
+    assert "psst" in [m.text for m in chat.recent(table, seated=True)]
+    chat.do_open_spectator_chat(table, host, False)
+    table.refresh_from_db()
+    assert not table.chat_open
+    assert "psst" not in [m.text for m in chat.recent(table, seated=True)]
+    system = [(m.text, m.spectator_chat) for m in ChatMessage.objects.filter(author=None)]
+    assert system == [
+        ("The host showed the spectators' chat to the players.", "1"),
+        ("The host hid the spectators' chat from the players.", "0"),
+    ]
+    # Only the system line moves the pages' chat panels: a person writing the same words does not.
+    copy = chat.do_post(table, ann, "The host hid the spectators' chat from the players.")
+    assert copy.spectator_chat == ""
+    assert "data-spectator-chat" not in chat.render_line(copy)
+    hid = ChatMessage.objects.filter(author=None).last()
+    assert 'data-spectator-chat="0"' in chat.render_line(hid)
+
+
+@pytest.mark.django_db
 def test_joining_and_leaving_a_seat_write_a_system_line(make_player):
     from games.tables import services
 
@@ -124,7 +152,35 @@ def test_a_line_is_escaped_and_its_author_isolated():
     html = chat.render_line(line)
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "<bdi>&lt;b&gt;Hal&lt;/b&gt;</bdi>" in html
-    assert "<a " not in html  # no link is made clickable
+    assert "<a " not in html  # no link to another site is made clickable
+
+
+@pytest.mark.parametrize(
+    "text, link",
+    [
+        # This site's own address: a link, to the path only (it cannot lead elsewhere).
+        (
+            "Watch: https://kilforth.example/t/abc/replay/?step=3&hands=1.",
+            '<a href="/t/abc/replay/?step=3&amp;hands=1" rel="nofollow">'
+            "https://kilforth.example/t/abc/replay/?step=3&amp;hands=1</a>.",
+        ),
+        ("(http://KILFORTH.example:8000)", '(<a href="/" rel="nofollow">'),
+        # Everything else stays text: another site, a name that only starts like this one,
+        # a path that would leave the site (//), a pattern in ALLOWED_HOSTS, a script.
+        ("https://evil.example/t/abc/", None),
+        ("https://kilforth.example.evil.example/t/abc/", None),
+        ("https://kilforth.example//evil.example/", None),
+        ("https://anything.kilforth.example/t/", None),
+        ("javascript:alert(1)", None),
+    ],
+)
+def test_only_a_link_to_this_site_is_made_clickable(settings, text, link):
+    settings.ALLOWED_HOSTS = ["kilforth.example", ".kilforth.example", "*"]
+    html = chat.linked(text)
+    if link is None:
+        assert "<a " not in html
+    else:
+        assert link in html
 
 
 @pytest.mark.django_db(transaction=True)

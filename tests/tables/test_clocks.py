@@ -217,6 +217,27 @@ def test_a_bot_standing_in_stops_the_clock_and_the_player_back_starts_it_again(c
 
 
 @pytest.mark.django_db
+def test_the_others_see_who_is_away_since_when_and_that_a_bot_plays_for_them(clock):
+    table, (ann, bea) = started("fast")
+    gone = timezone.now() - timedelta(hours=1)
+    Seat.objects.filter(pk=seat(table, 0).pk).update(offline_since=gone)
+    services.do_hand_to_bot(table, ann, 0, "steady")
+    html = render_table_live(load_snapshot(table.pk), bea.pk, PLAYER_ACCESS)
+    away = html[
+        html.index('id="table-away"') : html.index("<!--]-->", html.index('id="table-away"'))
+    ]
+    assert "<bdi>Ann</bdi> is away" in away and "(a bot plays for them)" in away
+    assert f'data-since="{clocks.epoch_ms(gone)}"' in away  # the page counts "for 1 h" from it
+    assert "<bdi>Bea</bdi>" not in away  # never oneself
+    # Ann's own page names Bea (who never came: no time), never Ann herself.
+    html = render_table_live(load_snapshot(table.pk), ann.pk, PLAYER_ACCESS)
+    away = html[
+        html.index('id="table-away"') : html.index("<!--]-->", html.index('id="table-away"'))
+    ]
+    assert "<bdi>Bea</bdi> is away</span>" in away and "Ann" not in away
+
+
+@pytest.mark.django_db
 def test_a_turn_based_table_gives_each_decision_its_own_deadline_and_the_bot_plays_a_late_one(
     clock,
 ):

@@ -5,7 +5,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games.tables import services
+from games.tables import clocks, services
 from games.tables.identity import PLAYER_ACCESS
 from games.tables.models import Player, Seat, Table, TableStatus
 from tests.tables.helpers import open_table, receive_until, session_for, socket
@@ -205,13 +205,16 @@ async def test_seated_players_show_online_and_away_since_they_left():
     ann = await db(Player.objects.create)(name="Ann")
     await db(Seat.objects.filter(table=table, number=0).update)(player=ann)
     watcher = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
-    assert "○ away" in await receive_until(watcher, 'id="table-live"')  # never came: no time
+    first = await receive_until(watcher, 'id="table-live"')
+    assert "○ away" in first and "<time" not in first  # never came: no time
     ann_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(ann))
     await receive_until(watcher, "● online")
     await ann_socket.disconnect()
-    left = await receive_until(watcher, "○ away since")
+    left = await receive_until(watcher, "○ away <time")
     since = await db(lambda: Seat.objects.get(table=table, number=0).offline_since)()
-    assert f'datetime="{since.isoformat()}"' in left or since.strftime("%H:%M") in left
+    # The moment, for the page to count from (static/js/clock.js: "for 3 min"), and in words.
+    assert f'data-since="{clocks.epoch_ms(since)}"' in left
+    assert f"since {since.strftime('%H:%M')} UTC" in left
     await watcher.disconnect()
 
 
