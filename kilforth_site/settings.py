@@ -149,7 +149,14 @@ TEMPLATES = [
 DATABASES = {
     "default": dj_database_url.parse(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
-        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 0),
+        # Connections are kept (10 minutes): Channels runs each socket's database work through
+        # database_sync_to_async, which closed and reopened the connection around every call
+        # when they were not (a new SQLite or PostgreSQL connection per decision, per socket
+        # render, per presence change: 7-10% of a busy server's CPU, docs/benchmarks.md). The
+        # health check makes a connection that broke meanwhile (a database restart) reopen
+        # instead of failing the next request. 0: a connection per request, as before.
+        conn_max_age=env_int("DATABASE_CONN_MAX_AGE", 600),
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
