@@ -22,6 +22,17 @@ DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_POSTGRES_URL = "postgres://postgres:postgres@127.0.0.1:5432/kilforth"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _a_connection_per_call() -> None:
+    """In this process, a database connection per request or socket call, closed after it
+    (CONN_MAX_AGE 0): tests run sockets on short-lived threads and executors, whose kept
+    connections would outlive them (too many for PostgreSQL, and the test database could not
+    be dropped). The servers the tests start keep theirs, as served (settings, 600 s)."""
+    from django.db import connections
+
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
+
+
 def service_missing(what: str, reason: str) -> None:
     message = f"{what} is not reachable ({reason})"
     if IN_CI:
