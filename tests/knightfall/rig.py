@@ -35,6 +35,8 @@ def bare(seed: int = 1, **settings) -> dict:
     s = start(seed, **settings)
     s["tiles"] = list(LAYOUT)
     for uid in [u for u, x in s["units"].items() if x["type"] not in ("knight", "demon")]:
+        if uid in s["units"] and s["units"][uid]["type"] in s["supply"]:
+            s["supply"][s["units"][uid]["type"]] += 1  # its standee goes back (KMIN-3)
         del s["units"][uid]
     for u in s["units"].values():
         u["tile"] = None

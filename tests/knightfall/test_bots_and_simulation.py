@@ -64,9 +64,10 @@ def test_heuristic_knights_hold_out_against_the_coop_deck_more_often_than_random
     dumb = report(8, ["coop"], [1, 2], seed=40, knights="random")
     won = sum(r["knights_wins"] for r in smart["rows"])
     base = sum(r["knights_wins"] for r in dumb["rows"])
-    assert won >= base
-    # They also reach the door sooner: they kill the co-op demons instead of waiting for dawn.
-    assert sum(r["avg_rounds"] for r in smart["rows"]) < sum(r["avg_rounds"] for r in dumb["rows"])
+    # At the normal level the co-op deck's imps overrun careless knights: random knights lose
+    # most games (they fall before dawn), the heuristic knights win most.
+    assert won > base
+    assert won >= 10
 
 
 def test_the_report_counts_every_game_once_and_its_rates_sum_to_one() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.knightfall.engine.board import CENTRE
+from games.knightfall.engine.board import CENTRE, name
 
 from .rig import (
     at,
@@ -77,7 +77,7 @@ def test_a_demon_told_to_move_leaves_even_an_undefended_elder_on_its_tile() -> N
     far = elder(s, 5)
     s = run_steps(s, {"k": "ai_move", "n": 1, "src": d})
     assert s["units"][d]["tile"] == CENTRE  # toward the closest other enemy
-    assert events(s, "ai")[-1]["what"].endswith(f"elder {far} for its movement")
+    assert events(s, "ai")[-1]["what"].endswith(f"{name(s, s['units'][far])} for its movement")
 
 
 @pytest.mark.rule("KCOOP-8", "KCOOP-10")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.knightfall.engine.board import CENTRE
+from games.knightfall.engine.board import CENTRE, name
 
 from .rig import at, bare, chars, elder, events, hp, keys, minion, pick, plain, run_steps
 
@@ -189,7 +189,7 @@ def test_all_enemies_damage_hits_knights_first_then_guarded_elders() -> None:
     s = run_steps(s, {"k": "attack_all", "n": 1, "reach": "close", "src": d})
     assert hp(s, k) == s["units"][k]["max_hp"] - 1 and hp(s, e) == 5 and hp(s, g) == 1
     order = [x["who"] for x in events(s, "damage")]
-    assert order[0] == "Iron Deacon" and order[1] == f"elder {e}"
+    assert order[0] == "Iron Deacon" and order[1] == name(s, s["units"][e])
 
 
 @pytest.mark.rule("KDEF-5", "KDEF-6")

@@ -77,7 +77,8 @@ def check(s: dict, before: dict[str, int], where: str) -> None:
     if st["mode"] == "standard":
         counts = content().supply[st["players"]]
     else:
-        counts = {"stone_golem": content().coop_levels[st["coop_level"]]["golems"]}
+        lv = content().coop_levels[st["coop_level"]]
+        counts = {"stone_golem": lv["golems"], "imp": lv["imp_standees"]}
     for kind, total in {**SUPPLY, **counts}.items():
         on = sum(1 for u in s["units"].values() if u["type"] == kind and u["tile"] is not None)
         assert s["supply"][kind] >= 0 and on + s["supply"][kind] == total, (where, kind)

@@ -46,7 +46,7 @@ def test_a_co_op_level_sets_the_door_and_the_demons_health(level: str) -> None:
     lv = content().coop_levels[level]
     s = api.new_game({"mode": "coop", "players": 1, "coop_level": level}, 3)
     assert s["door"] == lv["door"]
-    assert s["supply"] == {**SUPPLY, "stone_golem": lv["golems"]}
+    assert s["supply"] == {**SUPPLY, "stone_golem": lv["golems"], "imp": lv["imp_standees"]}
     while s["prompt"]["kind"] != "turn":
         s = api.act(s, s["prompt"]["seat"], s["prompt"]["options"][0]["key"])
     for d in chars(s, "demons"):

@@ -69,7 +69,11 @@ def new_game(settings: dict, seed: int) -> GameState:
         "door": door,
         "supply": {  # KMIN-3: the standees are content (per count, or per co-op level)
             **steps.SUPPLY,
-            **(c.supply[n] if coop_lv is None else {"stone_golem": coop_lv["golems"]}),
+            **(
+                c.supply[n]
+                if coop_lv is None
+                else {"stone_golem": coop_lv["golems"], "imp": coop_lv["imp_standees"]}
+            ),
         },
     }
     others = [t for t in c.tiles if t != "seal"]

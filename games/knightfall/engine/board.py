@@ -75,12 +75,19 @@ def tile_name(state: GameState, tile: int | None) -> str:
 
 
 def name(state: GameState, u: Unit) -> str:
-    """A unit's display name."""
+    """A unit's display name: a character's name, else its kind and number ("imp 2").
+
+    A minion's number is its standee's (the lowest free one of its kind when it was placed),
+    an elder's its place in the setup (1-8); never the engine's internal id ("m42").
+    """
     from .content import content
 
     if u["type"] in CHARACTERS:
         return content().chars[u["char"]]["name"]
-    return f"{u['type'].replace('_', ' ')} {u['id']}"
+    kind = u["type"].replace("_", " ")
+    if u["type"] == "elder" and u["id"][1:].isdigit():
+        return f"elder {int(u['id'][1:]) + 1}"
+    return f"{kind} {u['n']}" if u.get("n") else kind
 
 
 # ---- the sewer (KLOC-5..7) -------------------------------------------------------------------

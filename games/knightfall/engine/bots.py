@@ -433,6 +433,34 @@ def _score(state: GameState, seat: int, kind: str, o: dict) -> float:
         hit = then[0] if then else {}
         k = state["units"].get(hit.get("target", ""))
         return 0.0 if k is None else k["hp"] + k.get("defense", 0)
+    if kind == "frost":  # KMAGIC-6: frost blocks 1 damage each, like the co-op AI's ice block
+        hit = then[0] if then else {}
+        return float(hit.get("ice_spent", 0))
+    if kind == "bound":  # KMAGIC-7: an imp close by takes the hit in its master's place
+        hit = _first(then, "hit") or {}
+        imp = state["units"].get(hit.get("target", "")) if key != "bound:none" else None
+        return 0.0 if imp is None else 1.0 + imp["hp"]
+    if kind == "retribution":  # KMAGIC-8: a free strike back
+        hit = _first(then, "hit")
+        src = state["units"].get(hit["src"]) if hit else None
+        t = state["units"].get(hit["target"]) if hit else None
+        if src is None or t is None or hit is None:
+            return 0.0
+        return _hit_value(state, src, t, hit["n"]) + 0.05
+    if kind == "gaze":  # KCOOP-15 / the stare: slow a knight, or 1 damage to a golem
+        if key == "forgo":
+            return 0.0
+        first = then[0] if then else {}
+        t = state["units"].get(first.get("target", ""))
+        if t is None:
+            return 0.0
+        harm = (
+            2.0 + (t["max_hp"] - t["hp"]) * 0.1
+            if first.get("k") == "slow"
+            else 1.0 + (1.0 if t["hp"] <= 1 else 0.0)
+        )
+        # In co-op the knights' players choose for the AI's demon (KCOOP-15): the least harm.
+        return harm if state["players"][seat]["team"] == "demons" else -harm
     if kind == "minion":
         return _score_minion(state, key, then)
     if kind == "command":

@@ -114,11 +114,13 @@ def validate(kind: str, data: dict) -> None:
         if "normal" not in levels:
             raise ContentError("track: the co-op levels need a normal level")
         for key, lv in levels.items():
-            for f in ("name", "door", "demon_health", "imps", "golems"):
+            for f in ("name", "door", "demon_health", "imps", "golems", "imp_standees"):
                 if f not in lv:
                     raise ContentError(f"track: co-op level {key} lacks {f}")
             if lv["door"] < 2 or lv["demon_health"] < 0 or lv["imps"] < 0 or lv["golems"] < 1:
                 raise ContentError(f"track: co-op level {key} has a negative figure")
+            if lv["imp_standees"] < 4:  # 3 at setup, 1 more in the desperate variant (KVAR-3)
+                raise ContentError(f"track: co-op level {key} needs 4 or more imp standees")
     else:
         raise ContentError(f"unknown content kind {kind!r}")
 

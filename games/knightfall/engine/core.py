@@ -34,6 +34,7 @@ class Unit(TypedDict, total=False):
     owner: str
     owner_seat: int | None
     owner_slot: int
+    n: int  # a minion's standee number among its kind on the board ("imp 2"), or an elder's
 
 
 class Player(TypedDict):

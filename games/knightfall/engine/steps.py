@@ -356,6 +356,7 @@ def _spawn(state: GameState, s: dict) -> None:
     state["next_id"] += 1
     uid = f"m{state['next_id']}"
     side = "knights" if kind.endswith("golem") else "demons"
+    taken = {m.get("n") for m in state["units"].values() if m["type"] == kind}
     u: Unit = {
         "id": uid,
         "type": kind,
@@ -366,6 +367,7 @@ def _spawn(state: GameState, s: dict) -> None:
         "seat": None,
         "char": "",
         "seal": None,
+        "n": next(i for i in range(1, len(taken) + 2) if i not in taken),  # its standee's number
     }
     if kind in ("ice_golem", "slag_golem", "bone_crawler") and src is not None:
         u["owner_seat"] = src["seat"]  # type: ignore[typeddict-unknown-key]
