@@ -15,7 +15,7 @@ from django.templatetags.static import static
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from games.knightfall.engine.board import CENTRE
+from games.knightfall.engine.board import CENTRE, number
 from games.knightfall.engine.content import content
 from games.knightfall.engine.core import EVENTS, sentence
 from games.tables.frames import mark
@@ -89,6 +89,8 @@ def _unit(unit: dict, view: dict, players: dict[int, str]) -> dict:
         "id": unit["id"],
         "tile": unit["tile"],
         "name": _unit_name(unit),
+        # The number the log and the choices name it by ("imp 2"), not its internal id.
+        "number": number(unit),
         "type": unit["type"],
         "shape": SHAPES.get(unit["type"], "minion"),
         "side": unit["side"],

@@ -9,6 +9,7 @@ from channels.db import database_sync_to_async
 from django.test import Client
 
 from games.knightfall.engine import api
+from games.knightfall.engine.board import name as unit_name
 from games.knightfall.kit import KIT
 from games.tables import bots, kits, services
 from games.tables.models import Game, Player, Table, TableStatus
@@ -79,6 +80,30 @@ def test_every_viewers_board_shows_no_other_hand_through_a_whole_bot_game():
     assert history == engine["log"] and len(history) > 400
     html = KIT.render(state, None, players, set(), "slug")
     assert "win" in html and "ws-send" not in html
+
+
+UNIT_NAME = re.compile(r'<span class="kf-unit-name">(.*?)</span>(?=\s*<span class="kf-stats")')
+
+
+def test_the_board_names_minions_and_elders_as_the_log_and_the_choices_do():
+    players = {n: f"P{n}" for n in range(4)}
+    state = KIT.setup({"mode": "standard", "lone_team": "demons"}, [{}] * 4, 5)
+    rng = random.Random(5)
+    for _ in range(40):
+        html = KIT.render(state, None, players, set(), "slug")
+        shown = {
+            " ".join(re.sub(r"<[^>]+>", " ", text).split()).lower()
+            for text in UNIT_NAME.findall(html)
+        }
+        on_board = [u for u in state["units"].values() if u["tile"] is not None]
+        for u in on_board:
+            if u["type"] not in ("knight", "demon"):
+                assert unit_name(state, u) in shown, (unit_name(state, u), sorted(shown))
+        assert not re.search(r'class="kf-uid">[a-z]', html)  # never an internal id ("m42")
+        seat = KIT.waiting_for(state)[0]
+        state = KIT.act(state, seat, KIT.bot_choice(state, seat, "random", rng))
+        if KIT.result(state) is not None:
+            break
 
 
 def test_an_illegal_decision_is_a_kit_refusal():

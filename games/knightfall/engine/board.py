@@ -74,20 +74,26 @@ def tile_name(state: GameState, tile: int | None) -> str:
     return state["tiles"][tile].replace("_", " ")
 
 
-def name(state: GameState, u: Unit) -> str:
-    """A unit's display name: a character's name, else its kind and number ("imp 2").
+def number(u: Unit) -> int | None:
+    """The number a player reads on a minion or an elder: a minion's is its standee's (the
+    lowest free one of its kind when it was placed), an elder's its place in the setup (1-8);
+    None for a character. Never the engine's internal id ("m42")."""
+    if u["type"] in CHARACTERS:
+        return None
+    if u["type"] == "elder" and u["id"][1:].isdigit():
+        return int(u["id"][1:]) + 1
+    return u.get("n") or None
 
-    A minion's number is its standee's (the lowest free one of its kind when it was placed),
-    an elder's its place in the setup (1-8); never the engine's internal id ("m42").
-    """
+
+def name(state: GameState, u: Unit) -> str:
+    """A unit's display name: a character's name, else its kind and number ("imp 2")."""
     from .content import content
 
     if u["type"] in CHARACTERS:
         return content().chars[u["char"]]["name"]
     kind = u["type"].replace("_", " ")
-    if u["type"] == "elder" and u["id"][1:].isdigit():
-        return f"elder {int(u['id'][1:]) + 1}"
-    return f"{kind} {u['n']}" if u.get("n") else kind
+    n = number(u)
+    return f"{kind} {n}" if n else kind
 
 
 # ---- the sewer (KLOC-5..7) -------------------------------------------------------------------
