@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
-from threading import Lock
+from threading import Lock, local
 from typing import TYPE_CHECKING
 
 from channels.db import database_sync_to_async
@@ -116,13 +116,52 @@ async def snapshot(
         finally:
             _loading.pop(key, None)
         if found is not None:
-            for older in [k for k in _snapshots if k[0] == table_id and k[2] < version]:
-                del _snapshots[older]
-            _snapshots[key] = found
-            while len(_snapshots) > SNAPSHOTS_KEPT:
-                _snapshots.popitem(last=False)
+            _keep(key, found)
         return found
     return await asyncio.shield(pending)
+
+
+def _keep(key: tuple[int, str, int], found: TableSnapshot) -> None:
+    table_id, _, version = key
+    for older in [k for k in _snapshots if k[0] == table_id and k[2] < version]:
+        del _snapshots[older]
+    _snapshots[key] = found
+    _snapshots.move_to_end(key)
+    while len(_snapshots) > SNAPSHOTS_KEPT:
+        _snapshots.popitem(last=False)
+
+
+# The snapshot the decision this thread committed last built of its new version (services._apply):
+# the broadcast after the commit hands it to this process's event loop (`take_offer`, `keep`), so
+# the sockets here show the decision without reading back what it just wrote.
+_offered = local()
+
+
+def offer_snapshot_on_commit(snapshot: TableSnapshot) -> None:
+    """Offer a snapshot this transaction built, once (and only if) it commits."""
+    transaction.on_commit(lambda: setattr(_offered, "snapshot", snapshot))
+
+
+def take_offer(table_id: int, version: int) -> TableSnapshot | None:
+    """The snapshot offered in this thread, if it is of this table at this version (once).
+
+    A broadcast reads the table's version after the commit: another change committed since
+    makes the offer stale, and it is dropped."""
+    offered = getattr(_offered, "snapshot", None)
+    _offered.snapshot = None
+    if offered is None or offered.table.pk != table_id or offered.table.version != version:
+        return None
+    return offered
+
+
+def keep(snapshot: TableSnapshot) -> None:
+    """Keep a snapshot built elsewhere in this process. On the event loop's thread only (the
+    snapshots are the loop's), and never over a newer version of the table."""
+    table = snapshot.table
+    key = (table.pk, table.slug, table.version)
+    if key in _snapshots or any(k[0] == table.pk and k[2] > table.version for k in _snapshots):
+        return
+    _keep(key, snapshot)
 
 
 # -- replay checkpoints ----------------------------------------------------------------------

@@ -152,6 +152,7 @@ def sync(
     actor: int | None = None,
     expired: bool = False,
     at: datetime | None = None,
+    seats: Iterable[Any] | None = None,
 ) -> bool:
     """Start, charge and stop the seats' clocks after a change, inside the writer's transaction;
     whether any seat's clock changed.
@@ -161,7 +162,8 @@ def sync(
     back); its clock stops and, live, its bank is charged the time it took, then the increment
     is added. `expired`: that decision was the bot's, made because the seat's time ran out: its
     bank is 0 and earns no increment. A seat the game waits on starts ticking unless a bot plays
-    it (bots have no clock) or nobody sits in it.
+    it (bots have no clock) or nobody sits in it. `seats`: the table's Seat rows, if the caller
+    has read them in this transaction (they are settled in place); else they are read here.
     """
     from .models import Seat
 
@@ -170,11 +172,12 @@ def sync(
     # Paused by the host: whoever is ticking is charged up to now and stops; nobody starts.
     owed = set() if getattr(table, "clocks_paused", False) else set(waiting)
     changed = False
-    seats = (
-        Seat.objects.filter(table_id=table.pk)
-        .only("number", "player_id", "bot", "bank_ms", "waiting_since", "deadline")
-        .order_by()  # each seat is settled on its own: no ORDER BY to compile
-    )
+    if seats is None:
+        seats = (
+            Seat.objects.filter(table_id=table.pk)
+            .only("number", "player_id", "bot", "bank_ms", "waiting_since", "deadline")
+            .order_by()  # each seat is settled on its own: no ORDER BY to compile
+        )
     for seat in seats:
         ticking = seat.waiting_since is not None
         owes = seat.number in owed and seat.player_id is not None and not seat.bot

@@ -300,24 +300,30 @@ class TableConsumer(AsyncWebsocketConsumer):
     def _dispatch(self, message: dict[str, Any]) -> dict | None:
         """Apply the socket's decision; the table message its commit broadcast, if any."""
         realtime.take_broadcast(self.table_id)  # nothing left over from this thread's past
-        # Identity and access are read again for every action, from the session store itself:
-        # a seat lost or a session logged out since the socket opened must not keep its powers.
+        # Identity is read again for every action, from the session store itself: a seat lost
+        # or a session logged out since the socket opened must not keep its powers (the
+        # services check the seat under the table's lock, and read the table there).
         session = fresh_session(self.scope["session"])
-        table = one(Table.objects.filter(pk=self.table_id))
-        if table is None:
-            raise services.NotFound("This table no longer exists.")
         player = player_from_session(session)
         self.player_id = player.pk if player else None
-        self.access = access_level(session, table, player)
+        table = Table(pk=self.table_id)  # the row is read, locked, by the service
         # The socket carries only game decisions (and chat, resync): seats, host controls and
         # the pre-game prompt are the pages' forms, posted over HTTP with their CSRF token.
         action = message.get("action")
-        if action == "undo":
-            services.do_undo(table, player, _version(message))
-        elif action == "act":
-            services.do_act(table, player, message.get("key"), _version(message))
-        else:
-            raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
+        try:
+            if action == "undo":
+                services.do_undo(table, player, _version(message))
+            elif action == "act":
+                services.do_act(table, player, message.get("key"), _version(message))
+            else:
+                raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
+        except services.ServiceError:
+            # Refused: what this socket may see now is read from the table as it stands.
+            found = one(Table.objects.filter(pk=self.table_id))
+            self.access = access_level(session, found, player) if found else None
+            raise
+        # Accepted: only a seated player's decision is (the services checked the seat).
+        self.access = PLAYER_ACCESS
         return realtime.take_broadcast(self.table_id)
 
     def _chat(self, message: dict[str, Any]) -> None:

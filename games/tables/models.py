@@ -14,8 +14,9 @@ def one(rows: models.QuerySet) -> Any:
 
     Django's `first()` orders by the primary key, and compiling an ORDER BY costs more than a
     small query itself (0.2-0.9 ms a query on this machine, measured in docs/benchmarks.md);
-    the hot paths of a decision use this instead."""
-    return next(iter(rows[:1]), None)
+    the hot paths of a decision use this instead (and the model's default ordering is dropped
+    too: with at most one row, it orders nothing)."""
+    return next(iter(rows.order_by()[:1]), None)
 
 
 def new_slug() -> str:

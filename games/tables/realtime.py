@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 
+from . import caches
+
 log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 # Every process's bot driver listens here (games/tables/bots.py).
@@ -184,6 +186,12 @@ def broadcast_table(table_id: int, lobby: bool = True) -> None:
     message = table_message(table_id)
     if message is not None:
         _sent_here.message = message
+        # The decision just committed built its snapshot: this process's sockets take it (on
+        # their event loop, before the message below or the deciding socket's own answer).
+        offered = caches.take_offer(table_id, message["version"])
+        loop = _event_loop()
+        if offered is not None and loop is not None:
+            loop.call_soon_threadsafe(caches.keep, offered)
         _send(table_group(table_id), message)
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})

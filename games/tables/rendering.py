@@ -159,11 +159,52 @@ class TableSnapshot:
 
 def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     """`presence=False` when the caller has it already (a table.update message carries it)."""
-    table = one(Table.objects.select_related("host", "rematch").filter(pk=table_id))
+    # The table with its game's id and version in one statement (one moment: a decision cannot
+    # land between them), without the game's documents.
+    table = one(
+        Table.objects.select_related("host", "rematch", "game_state")
+        .defer("game_state__state", "game_state__opening", "game_state__initial")
+        .filter(pk=table_id)
+    )
     if table is None:
         return None
+    # In seat order, sorted here (an ORDER BY with the join costs more than the query).
+    seats = sorted(
+        Seat.objects.filter(table=table).select_related("player").order_by(),
+        key=lambda s: s.number,
+    )
+    online, spectators = read_presence(table_id) if presence else ([], 0)
+    away = (
+        {
+            s.player_id: s.offline_since
+            for s in seats
+            if s.player_id is not None and s.offline_since is not None and s.player_id not in online
+        }
+        if presence
+        else {}
+    )
+    game = None
+    game_row = getattr(table, "game_state", None)  # None: no game yet
+    if game_row is not None and table.status in (TableStatus.STARTED, TableStatus.FINISHED):
+        game = _game_state(table, game_row.pk, game_row.version)
+    undo_player = None
+    if table.status == TableStatus.STARTED and game is not None:
+        target = Game(pk=game_row.pk).undoable_action()  # a row by its id: not its documents
+        undo_player = target.player_id if target else None
+    snapshot = snapshot_of(table, seats, game, undo_player)
+    snapshot.online, snapshot.away, snapshot.spectators = online, away, spectators
+    return snapshot
+
+
+def snapshot_of(
+    table: Table, seats: list[Seat], game: object | None, undo_player: int | None
+) -> TableSnapshot:
+    """A snapshot from rows already read: `table` with its host (and rematch), `seats` in seat
+    order with their players, the game's state at the table's version. The deciding process
+    builds one from what its decision just wrote (services._apply); others read it
+    (load_snapshot)."""
     teams = kits.kit_for(table).teams(table.options, table.seat_count) or []
-    seats = [
+    views = [
         SeatView(
             s.number,
             s.player_id,
@@ -176,62 +217,27 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
             deadline=s.deadline,
             team=teams[s.number] if s.number < len(teams) else "",
         )
-        # In seat order, sorted here (an ORDER BY with the join costs more than the query).
-        for s in sorted(
-            Seat.objects.filter(table=table).select_related("player").order_by(),
-            key=lambda s: s.number,
-        )
+        for s in seats
     ]
-    online, spectators = read_presence(table_id) if presence else ([], 0)
-    away = (
-        {
-            s.player_id: s.offline_since
-            for s in Seat.objects.filter(
-                table=table, player__isnull=False, offline_since__isnull=False
-            )
-            if s.player_id not in online
-        }
-        if presence
-        else {}
-    )
-    game = None
-    game_id = None
-    if table.status in (TableStatus.STARTED, TableStatus.FINISHED):
-        game, game_id = _game_state(table)
     charts = None
-    undo_player = None
-    if table.status == TableStatus.STARTED and game is not None:
-        target = Game(pk=game_id).undoable_action()  # a row by its id: not its documents
-        undo_player = target.player_id if target else None
     if table.status == TableStatus.FINISHED and game is not None:
         row = Game.objects.filter(table=table).defer("state").first()
-        players = {s.number: s.display_name for s in seats}
+        players = {s.number: s.display_name for s in views}
         charts = summary.charts(row, kits.kit_for(table), game, players) if row else None
     return TableSnapshot(
-        table=table,
-        seats=seats,
-        online=online,
-        away=away,
-        spectators=spectators,
-        game=game,
-        charts=charts,
-        undo_player=undo_player,
+        table=table, seats=views, game=game, charts=charts, undo_player=undo_player
     )
 
 
-def _game_state(table: Table) -> tuple[object | None, int | None]:
-    """(the game's newest state, the game's id); (None, None) without a game."""
-    row = one(Game.objects.filter(table=table).values_list("pk", "version"))
-    if row is None:
-        return None, None
-    game_id, version = row
+def _game_state(table: Table, game_id: int, version: int) -> object | None:
+    """The game's state at `version` (parsed once per version per process)."""
     found = Game.objects.filter(pk=game_id, version=version).values_list("state", flat=True)
     kit = kits.kit_for(table)
     state = caches.state_at(kit, table.slug, version, found.first)
-    if state is None:  # a decision landed between the two reads: take the newest, as one row
+    if state is None:  # a decision landed since the table was read: take the newest, as one row
         text, version = Game.objects.filter(pk=game_id).values_list("state", "version").get()
         state = caches.state_at(kit, table.slug, version, lambda: text)
-    return state, game_id
+    return state
 
 
 def viewer_key(snapshot: TableSnapshot, player_id: int | None, access: str | None) -> tuple:

@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import caches, clocks, heartbeat, kits, names, realtime, replays, tutorials
+from . import caches, clocks, heartbeat, kits, names, realtime, rendering, replays, tutorials
 from .identity import PLAYER_ACCESS
 from .models import (
     LIVE_STATUSES,
@@ -122,9 +122,33 @@ def do_create_table(host: Player, settings: dict[str, Any]) -> Table:
 
 
 def _locked_table(table: Table) -> Table:
-    # On PostgreSQL this serialises writers to one table; SQLite's IMMEDIATE transactions
-    # (see settings) already serialise all writers, and select_for_update is a no-op there.
-    return Table.objects.select_for_update().get(pk=table.pk)
+    """The table's row, read again under the writer's lock (NotFound if it is gone).
+
+    On PostgreSQL this serialises writers to one table; SQLite's IMMEDIATE transactions (see
+    settings) already serialise all writers, and select_for_update is a no-op there."""
+    found = one(Table.objects.select_for_update().filter(pk=table.pk))
+    if found is None:
+        raise NotFound("This table no longer exists.")
+    return found
+
+
+def _decision_rows(table: Table) -> tuple[Table, list[Seat]]:
+    """What a decision reads, under the table's lock, in two statements: the table with its
+    host and its game's id and version (not the game's documents), and every seat with its
+    player, in seat order. Only the table's row is locked."""
+    found = one(
+        Table.objects.select_for_update(of=("self",))
+        .select_related("host", "game_state")
+        .defer("game_state__state", "game_state__opening", "game_state__initial")
+        .filter(pk=table.pk)
+    )
+    if found is None:
+        raise NotFound("This table no longer exists.")
+    seats = sorted(
+        Seat.objects.filter(table=found).select_related("player").order_by(),
+        key=lambda s: s.number,
+    )
+    return found, seats
 
 
 def check_open(table: Table) -> None:
@@ -375,21 +399,23 @@ def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> 
     on the state that version names, and the save is conditional on the version being unchanged.
     """
     with transaction.atomic():
-        table = _locked_table(table)
-        seat = _seat_of(table, player)
+        table, seats = _decision_rows(table)
+        seat = next((s for s in seats if player and s.player_id == player.pk), None)
+        if seat is None:
+            raise Forbidden("Only the players seated at this table can do that.")
         if seat.bot:
             raise Conflict("A bot is playing your seat; take it back first.")
-        return _apply(table, seat, key, seen_version, player)
+        return _apply(table, seats, seat, key, seen_version, player)
 
 
 def do_bot_act(table: Table, number: int, key: str, seen_version: int) -> int:
     """A bot's decision, through the same checks, versioning and broadcast as a person's."""
     with transaction.atomic():
-        table = _locked_table(table)
-        seat = Seat.objects.filter(table=table, number=number).first()
+        table, seats = _decision_rows(table)
+        seat = next((s for s in seats if s.number == number), None)
         if seat is None or not seat.bot:
             raise Forbidden("No bot plays that seat.")
-        return _apply(table, seat, key, seen_version, None)
+        return _apply(table, seats, seat, key, seen_version, None)
 
 
 def do_expire(table: Table, number: int, key: str, seen_version: int) -> int:
@@ -399,8 +425,8 @@ def do_expire(table: Table, number: int, key: str, seen_version: int) -> int:
     the same deadline, the version lets exactly one through. The seat's bank is left at 0.
     """
     with transaction.atomic():
-        table = _locked_table(table)
-        seat = Seat.objects.filter(table=table, number=number).select_related("player").first()
+        table, seats = _decision_rows(table)
+        seat = next((s for s in seats if s.number == number), None)
         if seat is None or seat.bot or seat.deadline is None or seat.deadline > clocks.now():
             raise Conflict("That seat's time has not run out.")
         level = next(iter(kits.kit_for(table).bot_levels))
@@ -408,11 +434,12 @@ def do_expire(table: Table, number: int, key: str, seen_version: int) -> int:
         # Written first, so that it comes before a "game over" line; a refusal below rolls
         # the line back with the rest.
         _chat_line(table, f"{name} ran out of time; a bot made that decision for them.")
-        return _apply(table, seat, key, seen_version, None, bot=level, expired=True)
+        return _apply(table, seats, seat, key, seen_version, None, bot=level, expired=True)
 
 
 def _apply(
     table: Table,
+    seats: list[Seat],
     seat: Seat,
     key: str,
     seen_version: int,
@@ -426,9 +453,11 @@ def _apply(
         raise ServiceError("That decision was malformed.")
     if table.status != TableStatus.STARTED:
         raise Conflict("There is no game in play at this table.")
-    # Only what a decision reads (not the documents: the state is cached, the first state and
-    # the opening events are read by replays).
-    game = Game.objects.only("id", "version").get(table=table)
+    # Only the game's id and version (_decision_rows): the state is cached, the first state and
+    # the opening events are read by replays.
+    game = getattr(table, "game_state", None)
+    if game is None:
+        raise Conflict("There is no game in play at this table.")
     if seen_version != game.version:
         raise Stale("The game had moved on; here is where it stands now.")
     state = caches.state_at(kit, table.slug, game.version, lambda: _document(game.pk, game.version))
@@ -444,6 +473,9 @@ def _apply(
     )
     if saved != 1:
         raise Stale("The game had moved on; here is where it stands now.")
+    game.version = version  # the row as saved (the table's rows below show this version)
+    # A person's own decision only (a bot's, a stand-in's or an expired clock's is final).
+    undoable = bot is None and not seat.bot and kit.undoable(state, new)
     Action.objects.create(
         game=game,
         version=version,
@@ -453,17 +485,27 @@ def _apply(
         bot=seat.bot if bot is None else bot,
         events=kit.events(state, new),
         progress=list(kit.progress(new)),
-        # A person's own decision only (a bot's, a stand-in's or an expired clock's is final).
-        undoable=bot is None and not seat.bot and kit.undoable(state, new),
+        undoable=undoable,
     )
     caches.remember_on_commit(table.slug, version, new)
     if table.tutorial:
         _tutorial_after_decision(table, kit, state, seat.number, key, version)
     ended = kit.result(new) is not None
-    clocks.sync(table, [] if ended else kit.waiting_for(new), seat.number, expired)
+    # The seats read with the table: the clocks settle them, the snapshot shows them.
+    clocks.sync(table, [] if ended else kit.waiting_for(new), seat.number, expired, seats=seats)
     if ended:
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
         _chat_line(table, "The game is over.")
+    else:
+        # What every viewer's page shows of the new version, built from the rows this decision
+        # holds locked and wrote, so that this process's sockets need not read it back (a
+        # finished game's summary is read as usual). Offered before _touch schedules the
+        # broadcast that takes it; _touch bumps the locked row's version by one.
+        table.version += 1
+        snapshot = rendering.snapshot_of(
+            table, seats, new, player.pk if undoable and player else None
+        )
+        caches.offer_snapshot_on_commit(snapshot)
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
     return version
@@ -581,7 +623,8 @@ def _tutorial_after_decision(
     progress = tutorials.after_decision(tutorial.script, before, tutorial.offer(state, seat), key)
     if progress != before:
         back = {"version": version, "step": before["step"], "strayed": before["strayed"]}
-        Table.objects.filter(pk=table.pk).update(tutorial={**progress, "back": back})
+        table.tutorial = {**progress, "back": back}  # the decision's snapshot shows it
+        Table.objects.filter(pk=table.pk).update(tutorial=table.tutorial)
 
 
 def _tutorial_after_undo(table: Table, undone: int) -> None:

@@ -1,0 +1,199 @@
+"""The process that applies a decision shows it from the rows it just wrote (issue 14).
+
+A decision builds the snapshot of the table's new version from what it read and wrote under the
+table's lock; the broadcast after its commit hands it to this process's sockets, which then need
+not read it back. What that snapshot shows every viewer must be exactly what a fresh read shows.
+"""
+
+import json
+import random
+from dataclasses import replace
+from datetime import timedelta
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db.models import F
+from django.utils import timezone
+
+from games.kilforth import adapter
+from games.tables import bots, caches, consumers, kits, realtime, services
+from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
+from games.tables.models import Game, Player, Seat, Table
+from games.tables.rendering import load_snapshot, render_table_live
+from tests.tables.clock_kit import KIT as TURNS
+from tests.tables.helpers import receive_until, session_for, socket
+from tests.tables.test_clocks import FAST, Clock, started
+from tests.tables.test_game_flow import current_state, started_table
+from tests.tables.test_game_sockets import BOARD_VERSION, board_at_least, open_sockets
+
+pytestmark = pytest.mark.django_db(transaction=True)
+db = database_sync_to_async
+KILFORTH = kits.get("kilforth")
+
+
+@pytest.fixture
+def offers(monkeypatch):
+    """Every snapshot a decision offered its broadcast, as the broadcast took it (or None)."""
+    taken: list = []
+    take = caches.take_offer
+
+    def recording(table_id, version):
+        found = take(table_id, version)
+        taken.append(found)
+        return found
+
+    monkeypatch.setattr(caches, "take_offer", recording)
+    return taken
+
+
+def views_alike(offered, table, players) -> None:
+    """Every seat's player, and a spectator, see the same page from the decision's snapshot as
+    from a fresh read of the table (the presence, which a broadcast carries, taken from it)."""
+    fresh = load_snapshot(table.pk)
+    assert offered is not None, "the decision offered no snapshot of its version"
+    assert offered.table.version == fresh.table.version
+    offered = replace(offered, online=fresh.online, away=fresh.away, spectators=fresh.spectators)
+    viewers = [(p.pk, PLAYER_ACCESS) for p in players] + [(None, SPECTATOR_ACCESS)]
+    for player_id, access in viewers:
+        assert render_table_live(offered, player_id, access) == render_table_live(
+            fresh, player_id, access
+        ), f"the page of viewer {player_id} differs"
+
+
+def test_the_snapshot_a_decision_builds_shows_every_viewer_what_a_fresh_read_shows(offers):
+    table, players = started_table(names=("Ann", "Bob", "Cy"), pace="fast")
+    rng = random.Random(7)
+    handed = False
+    for step in range(40):
+        state = current_state(table)
+        if state.result is not None:
+            break
+        if step >= 10 and 2 in state.waiting_for and not handed:
+            # Cy went away while the game waits on them; a bot stands in (its decisions build
+            # snapshots too, and every page says who is away).
+            handed = True
+            gone = timezone.now() - timedelta(minutes=10)
+            Seat.objects.filter(table=table, number=2).update(offline_since=gone)
+            services.do_hand_to_bot(table, players[0], 2, next(iter(KILFORTH.bot_levels)))
+        seat = state.waiting_for[0]
+        key = rng.choice(adapter.legal(state, seat)).key
+        if table.seats.get(number=seat).bot:
+            services.do_bot_act(table, seat, key, state.version)
+        else:
+            services.do_act(table, players[seat], key, state.version)
+        views_alike(offers[-1], table, players)
+    assert handed and len([o for o in offers if o is not None]) >= 30
+
+
+def test_a_timed_decision_and_an_expired_clock_build_snapshots_with_the_clocks_as_saved(
+    monkeypatch, request, offers
+):
+    clock = Clock()
+    monkeypatch.setattr(services.clocks, "now", clock)
+    kits.register(TURNS)  # the test kit of the clocks' tests
+    request.addfinalizer(lambda: kits.unregister(TURNS.key))
+    table, players = started("fast")
+    clock.advance(seconds=5)
+    services.do_act(table, players[0], "move", Game.objects.get(table=table).version)
+    views_alike(offers[-1], table, players)
+    before = Game.objects.get(table=table).version
+    clock.advance(seconds=FAST.bank + 30)  # Bea's time runs out: the bot decides for her
+    bots.expire_due()
+    assert Game.objects.get(table=table).version == before + 1
+    views_alike(offers[-1], table, players)
+
+
+def test_a_decision_that_ends_the_game_leaves_the_summary_to_a_fresh_read(offers):
+    table, players = started_table()
+    rng = random.Random(3)
+    state = current_state(table)
+    while state.result is None:
+        seat = state.waiting_for[0]
+        services.do_act(
+            table, players[seat], rng.choice(adapter.legal(state, seat)).key, state.version
+        )
+        state = current_state(table)
+    assert offers[-1] is None  # the finished game's charts are drawn from the saved history
+    assert "game-summary" in render_table_live(
+        load_snapshot(table.pk), players[0].pk, PLAYER_ACCESS
+    )
+
+
+@pytest.fixture
+def snapshot_reads(monkeypatch):
+    """How many times this process's sockets read a snapshot from the database."""
+    count = {"n": 0}
+    load = consumers.load_snapshot
+
+    def counting(*args, **kwargs):
+        count["n"] += 1
+        return load(*args, **kwargs)
+
+    monkeypatch.setattr(consumers, "load_snapshot", counting)
+    return count
+
+
+async def test_a_decision_reaches_every_socket_of_its_process_without_reading_the_table_back(
+    snapshot_reads,
+):
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    state = await db(current_state)(table)
+    seat = state.waiting_for[0]
+    snapshot_reads["n"] = 0
+    key = adapter.legal(state, seat)[0].key
+    await sockets[seat].send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    for communicator in sockets.values():
+        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    assert snapshot_reads["n"] == 0
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_a_change_landing_between_a_decision_and_its_broadcast_is_shown_not_the_decisions(
+    monkeypatch, snapshot_reads
+):
+    """The snapshot a decision built is of its own version: if the table moved on before the
+    broadcast read it (a player renamed here), the sockets read the newer version instead."""
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    state = await db(current_state)(table)
+    seat = state.waiting_for[0]
+    message = realtime.table_message
+
+    def renamed_first(table_id):
+        Player.objects.filter(pk=players[1].pk).update(name="Bobby")
+        Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+        return message(table_id)
+
+    monkeypatch.setattr(realtime, "table_message", renamed_first)
+    snapshot_reads["n"] = 0
+    key = adapter.legal(state, seat)[0].key
+    await sockets[seat].send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    frame = await receive_until(sockets[None], "Bobby")
+    assert "Bobby" in frame
+    assert snapshot_reads["n"] >= 1
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_a_refused_decision_leaves_the_socket_seeing_what_it_may(snapshot_reads):
+    """A decision refused (here: from a spectator's socket) changes nothing and offers nothing;
+    the socket is still answered with an error and keeps its spectator's view."""
+    table, players = await db(started_table)()
+    watcher = socket(f"/ws/t/{table.slug}/", await db(session_for)())
+    assert (await watcher.connect())[0]
+    await receive_until(watcher, 'id="game-board"')
+    state = await db(current_state)(table)
+    seat = state.waiting_for[0]
+    key = adapter.legal(state, seat)[0].key
+    await watcher.send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    assert await receive_until(watcher, "Only the players seated at this table")
+    assert (await db(current_state)(table)).version == state.version
+    await watcher.disconnect()
