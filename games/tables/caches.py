@@ -6,7 +6,8 @@ The database is the truth; these only save work. Four caches, all keyed by a tab
   process that applied a decision keeps its new state (once the transaction commits) and every
   other reader parses a version once. The slug is a random token never reused (row ids can be).
 - **snapshots**, by (table id, slug, version): everything the live fragment shows for one table
-  version, read once however many sockets ask at the same moment (`snapshot()`).
+  version, read once however many sockets ask at the same moment (`snapshot()`), or built by the
+  decision that made the version, in this process (`offer_snapshot_on_commit`, `keep`).
 - **renderings**, by (table id, viewer kind, access): the newest rendered fragments of each view
   and the partial frames between them (`frames.Renderings`).
 - **replay checkpoints**, by (game id and start, step): states a replay rebuilt

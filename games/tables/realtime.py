@@ -62,7 +62,9 @@ def _event_loop() -> asyncio.AbstractEventLoop | None:
     local = SyncToAsync.threadlocal
     if getattr(local, "main_event_loop_pid", None) != os.getpid():
         return None
-    return getattr(local, "main_event_loop", None)
+    loop = getattr(local, "main_event_loop", None)
+    # A thread outlives the loop it last served (tests run many loops): that one is no one's.
+    return loop if loop is not None and loop.is_running() else None
 
 
 def _presence_soon(table_id: int) -> None:
