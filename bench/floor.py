@@ -4,7 +4,8 @@ Served by daphne as `bench.floor:application` with the same channel layer as the
 or Redis pub/sub when REDIS_URL is set). A socket sends {"seq": n, "size": b}; the consumer
 group_sends it and every member of the group (the sender too) gets one frame of about b bytes
 carrying `data-version="n"`. No database, no templates, no sessions: whatever the site's latency
-adds above this is ours.
+adds above this is ours. Like the site's consumers, it dispatches each message without Channels'
+thread hop to close database connections (games/tables/dispatch.py): it has none to close.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from games.tables.dispatch import DirectDispatch  # noqa: E402
+
 _pads: dict[int, str] = {}
 
 
@@ -37,7 +40,7 @@ def frame(seq: int, size: int) -> str:
     return f'<div id="game-board" data-version="{seq}">{pad}</div>'
 
 
-class FloorConsumer(AsyncWebsocketConsumer):
+class FloorConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         query = parse_qs(self.scope["query_string"].decode())
         self.group = "floor-" + query.get("g", ["0"])[0]

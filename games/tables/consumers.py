@@ -23,6 +23,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 
 from . import caches, chat, realtime, services, socket_input
+from .dispatch import DirectDispatch
 from .frames import Rendering, apply_frame, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session
 from .models import Player, Table, one
@@ -162,7 +163,7 @@ def freshness() -> Freshness:
     return _freshness[loop]
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def connect(self) -> None:
         self.limit = RateLimit()
         await self.channel_layer.group_add(LOBBY_GROUP, self.channel_name)
@@ -182,7 +183,7 @@ class LobbyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=event["html"])
 
 
-class TableConsumer(AsyncWebsocketConsumer):
+class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     # Ids, not model instances: a socket holds as little as it can (a thousand may watch).
     table_id: int
     player_id: int | None

@@ -1,0 +1,37 @@
+"""A socket's messages go straight to their handlers: no thread hop per message (dispatch.py)."""
+
+import json
+
+import pytest
+from channels import consumer as channels_consumer
+from channels.db import database_sync_to_async
+
+from games.kilforth import adapter
+from tests.tables.test_game_flow import current_state, started_table
+from tests.tables.test_game_sockets import BOARD_VERSION, board_at_least, open_sockets
+
+pytestmark = pytest.mark.django_db(transaction=True)
+db = database_sync_to_async
+
+
+async def test_a_decision_reaches_every_socket_without_a_thread_hop_per_message(monkeypatch):
+    hops = {"n": 0}
+
+    async def counting() -> None:
+        hops["n"] += 1
+
+    # What Channels' own dispatch awaits before each message (a hop to a worker thread).
+    monkeypatch.setattr(channels_consumer, "aclose_old_connections", counting)
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    state = await db(current_state)(table)
+    seat = state.waiting_for[0]
+    key = adapter.legal(state, seat)[0].key
+    await sockets[seat].send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    for communicator in sockets.values():
+        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    assert hops["n"] == 0
+    for communicator in sockets.values():
+        await communicator.disconnect()
