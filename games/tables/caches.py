@@ -132,6 +132,29 @@ def _keep(key: tuple[int, str, int], found: TableSnapshot) -> None:
         _snapshots.popitem(last=False)
 
 
+# -- a snapshot as one table message shows it -------------------------------------------------
+
+# A snapshot with one table message's presence (who is online, who is away since when, how many
+# watch), keyed by everything the message names: made once per message per process, however
+# many sockets show that message (a thousand spectators, one copy). The event loop's only.
+_presenced: OrderedDict[tuple, TableSnapshot] = OrderedDict()
+PRESENCED_KEPT = 256
+
+
+def presenced(key: tuple) -> TableSnapshot | None:
+    """The snapshot kept for a table message's key (table id, slug, version, presence,
+    watchers), if any."""
+    return _presenced.get(key)
+
+
+def keep_presenced(key: tuple, snapshot: TableSnapshot) -> None:
+    for older in [k for k in _presenced if k[0] == key[0] and k[2] < key[2]]:
+        del _presenced[older]
+    _presenced[key] = snapshot
+    while len(_presenced) > PRESENCED_KEPT:
+        _presenced.popitem(last=False)
+
+
 # The snapshot the decision this thread committed last built of its new version (services._apply):
 # the broadcast after the commit hands it to this process's event loop (`take_offer`, `keep`), so
 # the sockets here show the decision without reading back what it just wrote.
@@ -193,6 +216,8 @@ def forget_table(table_id: int) -> None:
     slugs = {k[1] for k in _snapshots if k[0] == table_id}
     for key in [k for k in _snapshots if k[0] == table_id]:
         del _snapshots[key]
+    for key in [k for k in _presenced if k[0] == table_id]:
+        del _presenced[key]
     with _lock:
         for key in [k for k in _states if k[0] in slugs]:
             del _states[key]
@@ -215,4 +240,5 @@ def forget_all() -> None:
         _states.clear()
         _checkpoints.clear()
     _snapshots.clear()
+    _presenced.clear()
     renderings.views.clear()

@@ -403,14 +403,19 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             self.sent_key = state_key
             await self.send(text_data=watching_fragment(event["spectators"]))
             return
-        snapshot = await _snapshot(table_id, event["slug"], version)
+        snapshot = caches.presenced(state_key)  # another socket here showed this message
         if snapshot is None:
-            await self.close(code=CLOSE_NOT_FOUND)
-            return
-        away = {pid: datetime.fromtimestamp(ms / 1000, UTC) for pid, ms in event.get("away", ())}
-        snapshot = replace(
-            snapshot, online=list(event["online"]), away=away, spectators=event["spectators"]
-        )
+            snapshot = await _snapshot(table_id, event["slug"], version)
+            if snapshot is None:
+                await self.close(code=CLOSE_NOT_FOUND)
+                return
+            away = {
+                pid: datetime.fromtimestamp(ms / 1000, UTC) for pid, ms in event.get("away", ())
+            }
+            snapshot = replace(
+                snapshot, online=list(event["online"]), away=away, spectators=event["spectators"]
+            )
+            caches.keep_presenced(state_key, snapshot)
         player_id = self.player_id
         access = self.access
         self.seated = player_id is not None and player_id in snapshot.seated_ids

@@ -7,6 +7,7 @@ token from the page's hx-headers), so one rendering can be shared by every viewe
 import math
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from django.db.models import Count, Q
@@ -148,7 +149,7 @@ class TableSnapshot:
     # The player who may take back the newest decision now (services.undoable_action), if any.
     undo_player: int | None = None
 
-    @property
+    @cached_property
     def seated_ids(self) -> set[int]:
         return {s.player_id for s in self.seats if s.player_id is not None}
 
