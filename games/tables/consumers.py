@@ -405,17 +405,12 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         snapshot = caches.presenced(state_key)  # another socket here showed this message
         if snapshot is None:
-            snapshot = await _snapshot(table_id, event["slug"], version)
-            if snapshot is None:
+            base = await _snapshot(table_id, event["slug"], version)
+            if base is None:
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
-            away = {
-                pid: datetime.fromtimestamp(ms / 1000, UTC) for pid, ms in event.get("away", ())
-            }
-            snapshot = replace(
-                snapshot, online=list(event["online"]), away=away, spectators=event["spectators"]
-            )
-            caches.keep_presenced(state_key, snapshot)
+            # Of the sockets that waited for the same load, the first back keeps the copy.
+            snapshot = caches.presenced(state_key) or _with_presence(base, event, state_key)
         player_id = self.player_id
         access = self.access
         self.seated = player_id is not None and player_id in snapshot.seated_ids
@@ -443,6 +438,16 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
                 frame = apply_frame(frame, watching_fragment(snapshot.spectators))
         self.sent_key, self.sent_view = state_key, view
         await self.send(text_data=frame)
+
+
+def _with_presence(base: TableSnapshot, event: dict, state_key: tuple) -> TableSnapshot:
+    """The snapshot as a table message shows it (its presence), kept for this process."""
+    away = {pid: datetime.fromtimestamp(ms / 1000, UTC) for pid, ms in event.get("away", ())}
+    snapshot = replace(
+        base, online=list(event["online"]), away=away, spectators=event["spectators"]
+    )
+    caches.keep_presenced(state_key, snapshot)
+    return snapshot
 
 
 def watching_fragment(spectators: int) -> str:

@@ -1,4 +1,5 @@
-"""A socket's messages go straight to their handlers: no thread hop per message (dispatch.py)."""
+"""A message reaching many sockets of one process costs each socket only its own part: no
+thread hop per message (dispatch.py), one copy of the table as the message shows it."""
 
 import json
 
@@ -7,6 +8,7 @@ from channels import consumer as channels_consumer
 from channels.db import database_sync_to_async
 
 from games.kilforth import adapter
+from games.tables import consumers
 from tests.tables.test_game_flow import current_state, started_table
 from tests.tables.test_game_sockets import BOARD_VERSION, board_at_least, open_sockets
 
@@ -33,5 +35,32 @@ async def test_a_decision_reaches_every_socket_without_a_thread_hop_per_message(
     for communicator in sockets.values():
         assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
     assert hops["n"] == 0
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_every_socket_shown_one_message_shares_one_copy_of_the_table(monkeypatch):
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    for communicator in sockets.values():  # the joins' own messages, done with
+        while not await communicator.receive_nothing(timeout=0.3):
+            await communicator.receive_from()
+    made = []
+    build = consumers._with_presence
+
+    def counting(base, event, state_key):
+        made.append(state_key)
+        return build(base, event, state_key)
+
+    monkeypatch.setattr(consumers, "_with_presence", counting)
+    state = await db(current_state)(table)
+    seat = state.waiting_for[0]
+    key = adapter.legal(state, seat)[0].key
+    await sockets[seat].send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    for communicator in sockets.values():
+        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    assert len(sockets) == 3 and len(made) == 1
     for communicator in sockets.values():
         await communicator.disconnect()
