@@ -155,7 +155,11 @@ def event_key(e: dict) -> bytes | None:
         return None
 
 
-_UNSET = b""
+class _Unset:
+    """`describe_kept` was given no key (None is a key: "not plain JSON data")."""
+
+
+_UNSET = _Unset()
 
 
 def describe_kept(
@@ -164,11 +168,11 @@ def describe_kept(
     names_key: tuple,
     viewer: int | None = None,
     success_min: int = 5,
-    key: bytes | None = _UNSET,
+    key: bytes | None | _Unset = _UNSET,
 ) -> LogLine:
     """`describe`, remembered: `names_key` must stand for everything `names` answers (`key`:
     the event's `event_key`, when the caller has it already)."""
-    content = event_key(e) if key is _UNSET else key
+    content = event_key(e) if isinstance(key, _Unset) else key
     if content is None:  # not plain JSON data: describe it afresh
         return describe(e, names, viewer, success_min)
     key = (content, names_key, viewer, success_min)

@@ -102,14 +102,14 @@ ROWS_KEPT = 4096
 
 def log_rows(rows: list) -> SafeString:
     """The log's rows joined (one string, hashed once for the log part's key): each row's HTML
-    is `snippet("kilforth/_log_row.html", r=row)`, looked up here by the row's own key alone (a
+    is `kilforth/_log_row.html` rendered with the row alone, kept here by the row's own key (a
     decision adds a row or two to up to 60 rows per view; the generic lookup cost more)."""
     out = []
     for r in rows:
         key = r.memo_key()
         html = _rows.get(key)
         if html is None:
-            html = snippet("kilforth/_log_row.html", r=r)
+            html = SafeString(render("kilforth/_log_row.html", {"r": r}).strip())
             with _lock:
                 _rows[key] = html
                 while len(_rows) > ROWS_KEPT:  # the oldest first (dicts keep their order)
