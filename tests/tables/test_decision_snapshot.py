@@ -24,7 +24,7 @@ from tests.tables.clock_kit import KIT as TURNS
 from tests.tables.helpers import receive_until, session_for, socket
 from tests.tables.test_clocks import FAST, Clock, started
 from tests.tables.test_game_flow import current_state, started_table
-from tests.tables.test_game_sockets import BOARD_VERSION, board_at_least, open_sockets
+from tests.tables.test_game_sockets import decide_and_see_everywhere, open_sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
@@ -138,15 +138,8 @@ async def test_a_decision_reaches_every_socket_of_its_process_without_reading_th
 ):
     table, players = await db(started_table)()
     sockets = await open_sockets(table, players)
-    state = await db(current_state)(table)
-    seat = state.waiting_for[0]
     snapshot_reads["n"] = 0
-    key = adapter.legal(state, seat)[0].key
-    await sockets[seat].send_to(
-        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
-    )
-    for communicator in sockets.values():
-        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    await decide_and_see_everywhere(table, sockets)
     assert snapshot_reads["n"] == 0
     for communicator in sockets.values():
         await communicator.disconnect()

@@ -1,16 +1,13 @@
 """A message reaching many sockets of one process costs each socket only its own part: no
 thread hop per message (dispatch.py), one copy of the table as the message shows it."""
 
-import json
-
 import pytest
 from channels import consumer as channels_consumer
 from channels.db import database_sync_to_async
 
-from games.kilforth import adapter
 from games.tables import consumers
-from tests.tables.test_game_flow import current_state, started_table
-from tests.tables.test_game_sockets import BOARD_VERSION, board_at_least, open_sockets
+from tests.tables.test_game_flow import started_table
+from tests.tables.test_game_sockets import decide_and_see_everywhere, open_sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
@@ -26,14 +23,7 @@ async def test_a_decision_reaches_every_socket_without_a_thread_hop_per_message(
     monkeypatch.setattr(channels_consumer, "aclose_old_connections", counting)
     table, players = await db(started_table)()
     sockets = await open_sockets(table, players)
-    state = await db(current_state)(table)
-    seat = state.waiting_for[0]
-    key = adapter.legal(state, seat)[0].key
-    await sockets[seat].send_to(
-        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
-    )
-    for communicator in sockets.values():
-        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    await decide_and_see_everywhere(table, sockets)
     assert hops["n"] == 0
     for communicator in sockets.values():
         await communicator.disconnect()
@@ -53,14 +43,7 @@ async def test_every_socket_shown_one_message_shares_one_copy_of_the_table(monke
         return build(base, event, state_key)
 
     monkeypatch.setattr(consumers, "_with_presence", counting)
-    state = await db(current_state)(table)
-    seat = state.waiting_for[0]
-    key = adapter.legal(state, seat)[0].key
-    await sockets[seat].send_to(
-        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
-    )
-    for communicator in sockets.values():
-        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    await decide_and_see_everywhere(table, sockets)
     assert len(sockets) == 3 and len(made) == 1
     for communicator in sockets.values():
         await communicator.disconnect()

@@ -44,6 +44,20 @@ async def open_sockets(table, players):
     return sockets
 
 
+async def decide_and_see_everywhere(table, sockets) -> int:
+    """The asked seat's first legal decision, sent from its own socket; returns the new version
+    once every socket's page shows it."""
+    state = await db(_state)(table.pk)
+    seat = state.waiting_for[0]
+    key = adapter.legal(state, seat)[0].key
+    await sockets[seat].send_to(
+        text_data=json.dumps({"action": "act", "key": key, "version": state.version})
+    )
+    for communicator in sockets.values():
+        assert BOARD_VERSION.search(await board_at_least(communicator, state.version + 1))
+    return state.version + 1
+
+
 async def drain(communicator) -> list[str]:
     frames = []
     while not await communicator.receive_nothing(timeout=0.05):
