@@ -55,6 +55,17 @@ AWKWARD = 'O\'Neil & "Sons" <b>'
         ),
         ("{{ x|capfirst }}", "{{ x|capfirst }}", {"x": "fight BIG"}),
         ('{{ xs|join:" & " }}', '{{ xs|join(" & ") }}', {"xs": [AWKWARD, "b"]}),
+        ('{{ xs|join:", " }}', '{{ xs|join(", ") }}', {"xs": [mark_safe("<i>a</i>"), 3, AWKWARD]}),
+        (
+            '{{ n|join:", " }}|{{ e|join:"-" }}',
+            '{{ n|join(", ") }}|{{ e|join("-") }}',
+            {"n": 5, "e": []},
+        ),
+        (
+            '{% url "lobby" %} {% url "replay" s %} {% url "take_seat" s 2 %}',
+            '{{ url("lobby") }} {{ url("replay", s) }} {{ url("take_seat", s, 2) }}',
+            {"s": "abc-123"},
+        ),
         (
             "{{ xs|length|pluralize }}{{ ys|length|pluralize }}",
             "{{ xs|length|pluralize }}{{ ys|length|pluralize }}",
@@ -145,3 +156,17 @@ def test_every_board_template_compiles():
     assert "kilforth/board.html" in names
     for template in names:
         env.get_template(template)
+
+
+def test_an_address_follows_the_script_prefix_it_is_served_under():
+    # Addresses are kept once reversed (games/tables/jinja.py): per prefix, not across them.
+    from django.urls import get_script_prefix, set_script_prefix
+
+    before = get_script_prefix()
+    try:
+        assert jinja('{{ url("replay", "t1") }}') == "/t/t1/replay/"
+        set_script_prefix("/games/")
+        assert jinja('{{ url("replay", "t1") }}') == "/games/t/t1/replay/"
+    finally:
+        set_script_prefix(before)
+    assert jinja('{{ url("replay", "t1") }}') == "/t/t1/replay/"
