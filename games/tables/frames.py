@@ -46,10 +46,11 @@ def board_frame(board: str, version: int, game: str) -> str:
     )
 
 
-def _parts(html: str) -> tuple[str, list[tuple[str, str]]]:
-    """(skeleton, [(part id, part html)]) of a marked fragment; parts never nest."""
+def _spans(html: str) -> tuple[str, list[tuple[str, int, int]]]:
+    """(skeleton, [(part id, start, end of its body in `html`)]) of a marked fragment; parts
+    never nest."""
     skeleton: list[str] = []
-    parts: list[tuple[str, str]] = []
+    spans: list[tuple[str, int, int]] = []
     pos = 0
     while (start := html.find(OPEN, pos)) >= 0:
         head = html.find("-->", start)
@@ -59,10 +60,15 @@ def _parts(html: str) -> tuple[str, list[tuple[str, str]]]:
         part_id = html[start + len(OPEN) : head]
         skeleton.append(html[pos:start])
         skeleton.append(part_id)
-        parts.append((part_id, html[head + 3 : end]))
+        spans.append((part_id, head + 3, end))
         pos = end + len(CLOSE)
     skeleton.append(html[pos:])
-    return "".join(skeleton), parts
+    return "".join(skeleton), spans
+
+
+def _parts(html: str) -> list[tuple[str, str]]:
+    """[(part id, part html)] of a marked fragment."""
+    return [(part_id, html[start:end]) for part_id, start, end in _spans(html)[1]]
 
 
 def mark(part_id: str, body: str) -> str:
@@ -78,7 +84,7 @@ def apply_frame(page: str, frame: str) -> str:
     """
     if 'id="table-live"' in frame:
         return frame
-    for part_id, body in _parts(frame)[1]:
+    for part_id, body in _parts(frame):
         start = page.find(f"{OPEN}{part_id}-->")
         end = page.find(CLOSE, start)
         if start >= 0 and end >= 0:
@@ -109,10 +115,12 @@ class Rendering:
     version: int = -1
     # Partial frames from older renderings of this view to this one, computed once each.
     diffs: dict[tuple, str | None] = field(default_factory=dict)
+    # Where each part's body lies in `html` (read once, by `of`), dropped with it.
+    spans: list[tuple[str, int, int]] = field(default_factory=list)
 
     @classmethod
     def of(cls, html: str, spectators: int) -> Rendering:
-        skeleton, parts = _parts(html)
+        skeleton, spans = _spans(html)
         board = BOARD_VERSION.search(html)
         table = TABLE_VERSION.search(html)
         my_turn = MY_TURN.search(html)
@@ -129,8 +137,9 @@ class Rendering:
             html=html,
             spectators=spectators,
             skeleton=_digest(VERSION_ATTR.sub("", skeleton)),
-            parts={part_id: _digest(body) for part_id, body in parts},
+            parts={part_id: _digest(html[start:end]) for part_id, start, end in spans},
             tail=tail,
+            spans=spans,
         )
 
     def changed_since(self, old: Rendering) -> str | None:
@@ -138,10 +147,10 @@ class Rendering:
         if self.html is None or not self.parts or old.skeleton != self.skeleton:
             return None
         # The same skeleton holds the same part ids in the same order.
-        _, parts = _parts(self.html)
+        html = self.html
         changed = [
-            mark(part_id, body)
-            for part_id, body in parts
+            mark(part_id, html[start:end])
+            for part_id, start, end in self.spans
             if old.parts.get(part_id) != self.parts[part_id]
         ]
         return "".join(changed) + self.tail
@@ -169,6 +178,7 @@ class Renderings:
         rendering.version = version
         for older in kept.values():
             older.html = None  # no socket is ever sent an older state again
+            older.spans = []
             older.diffs.clear()
         kept[key] = rendering
         while len(kept) > KEPT_PER_VIEW:
