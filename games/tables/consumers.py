@@ -25,7 +25,7 @@ from django.template.loader import render_to_string
 from . import caches, chat, realtime, services, socket_input
 from .dispatch import DirectDispatch
 from .frames import Rendering, apply_frame, mark
-from .identity import PLAYER_ACCESS, access_level, player_from_session
+from .identity import PLAYER_ACCESS, access_level, player_from_session, player_id_from_session
 from .models import Player, Table, one
 from .realtime import LOBBY_GROUP, session_group, table_group, table_message
 from .rendering import (
@@ -305,14 +305,17 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # or a session logged out since the socket opened must not keep its powers (the
         # services check the seat under the table's lock, and read the table there).
         session = fresh_session(self.scope["session"])
-        player = player_from_session(session)
-        self.player_id = player.pk if player else None
+        self.player_id = player_id_from_session(session)
+        # A decision reads its player's row with the seats, under the table's lock: only the id
+        # is needed here. An undo names the player in the chat, so reads the row now.
+        player = None if self.player_id is None else Player(pk=self.player_id)
         table = Table(pk=self.table_id)  # the row is read, locked, by the service
         # The socket carries only game decisions (and chat, resync): seats, host controls and
         # the pre-game prompt are the pages' forms, posted over HTTP with their CSRF token.
         action = message.get("action")
         try:
             if action == "undo":
+                player = player_from_session(session)
                 services.do_undo(table, player, _version(message))
             elif action == "act":
                 services.do_act(table, player, message.get("key"), _version(message))

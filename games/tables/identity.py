@@ -18,8 +18,14 @@ SPECTATOR_ACCESS = "spectator"
 Session = MutableMapping[str, Any]
 
 
-def player_from_session(session: Session) -> Player | None:
+def player_id_from_session(session: Session) -> int | None:
+    """The id of the session's Player, unread (it may be gone: a seat or host check then fails)."""
     player_id = session.get(PLAYER_KEY)
+    return None if player_id is None else int(player_id)
+
+
+def player_from_session(session: Session) -> Player | None:
+    player_id = player_id_from_session(session)
     if player_id is None:
         return None
     return one(Player.objects.filter(pk=player_id))

@@ -5,7 +5,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import Case, OuterRef, Q, Subquery, When
 from django.urls import reverse
 
 
@@ -314,10 +314,8 @@ class Game(models.Model):
         """The decision an undo would take back now: the newest one still standing, if it may
         be (after it come only undos of later decisions, so nobody has decided since)."""
         last = (
-            self.actions.filter(undone=False)
-            .exclude(key=UNDO)
+            _standing(Action.objects.filter(game=self))
             .defer("events", "progress", "restored")  # a whole state document, on an undo
-            .order_by("-version")
             .first()
         )
         return last if last is not None and last.undoable else None
@@ -333,6 +331,21 @@ class Game(models.Model):
 
 
 UNDO = "undo"  # the key of an undo's own Action row (services.do_undo)
+
+
+def undo_player(game: OuterRef) -> Subquery:
+    """`Game.undoable_action`'s player as an expression, for a statement that reads the game's
+    row (`game`: its id): whoever may take back the newest standing decision, else NULL."""
+    return Subquery(
+        _standing(Action.objects.filter(game=game))
+        .annotate(who=Case(When(undoable=True, then="player"), default=None))
+        .values("who")[:1]
+    )
+
+
+def _standing(actions: "models.QuerySet[Action]") -> "models.QuerySet[Action]":
+    """Decisions still standing (not undone, not an undo's own row), the newest first."""
+    return actions.filter(undone=False).exclude(key=UNDO).order_by("-version")
 
 
 class Action(models.Model):

@@ -10,14 +10,14 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
 from .frames import board_frame
 from .identity import PLAYER_ACCESS
-from .models import Connection, Game, Seat, Table, TableStatus, one, seat_label
+from .models import Connection, Game, Seat, Table, TableStatus, one, seat_label, undo_player
 from .summary import Charts
 
 LOBBY_PAGE = 25  # rows per lobby page; the live lobby shows the first page
@@ -162,9 +162,11 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     """`presence=False` when the caller has it already (a table.update message carries it)."""
     # The table with its game's id and version in one statement (one moment: a decision cannot
     # land between them), without the game's documents.
+    # Who may take back the newest decision is read in that statement too.
     table = one(
         Table.objects.select_related("host", "rematch", "game_state")
         .defer("game_state__state", "game_state__opening", "game_state__initial")
+        .annotate(undo_player=undo_player(OuterRef("game_state__pk")))
         .filter(pk=table_id)
     )
     if table is None:
@@ -188,11 +190,8 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     game_row = getattr(table, "game_state", None)  # None: no game yet
     if game_row is not None and table.status in (TableStatus.STARTED, TableStatus.FINISHED):
         game = _game_state(table, game_row.pk, game_row.version)
-    undo_player = None
-    if table.status == TableStatus.STARTED and game is not None:
-        target = Game(pk=game_row.pk).undoable_action()  # a row by its id: not its documents
-        undo_player = target.player_id if target else None
-    snapshot = snapshot_of(table, seats, game, undo_player)
+    undoing = table.undo_player if table.status == TableStatus.STARTED and game else None
+    snapshot = snapshot_of(table, seats, game, undoing)
     snapshot.online, snapshot.away, snapshot.spectators = online, away, spectators
     return snapshot
 

@@ -395,6 +395,9 @@ def _begin_game(table: Table, seats: list[Seat]) -> None:
 def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> int:
     """Apply one decision of the player's hero; returns the game's new version.
 
+    Only `player`'s id is read: the player's row is the one read with its seat, under the
+    table's lock (a socket passes `Player(pk=...)` from its session, unread).
+
     Exactly one of several racing submissions for the same version is applied: the engine runs
     on the state that version names, and the save is conditional on the version being unchanged.
     """
@@ -405,7 +408,7 @@ def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> 
             raise Forbidden("Only the players seated at this table can do that.")
         if seat.bot:
             raise Conflict("A bot is playing your seat; take it back first.")
-        return _apply(table, seats, seat, key, seen_version, player)
+        return _apply(table, seats, seat, key, seen_version, seat.player)
 
 
 def do_bot_act(table: Table, number: int, key: str, seen_version: int) -> int:

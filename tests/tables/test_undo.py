@@ -96,6 +96,31 @@ def test_the_undo_button_shows_only_to_the_player_who_may_use_it():
     assert "Take back my last decision" not in theirs
 
 
+@pytest.mark.django_db
+def test_the_page_offers_the_undo_to_exactly_the_player_an_undo_would_be_accepted_from():
+    # The page reads who may take back in its table statement (models.undo_player); an undo
+    # asks the Action rows (Game.undoable_action). After every decision and every undo, even
+    # undos one after another, they agree.
+    table, players = started_table()
+    undos = offered = 0
+    for _ in range(150):
+        game = Game.objects.get(table=table)
+        target = game.undoable_action()
+        shown = load_snapshot(table.pk).undo_player
+        assert shown == (target.player_id if target else None)
+        offered += shown is not None
+        if target is not None and undos < 8:
+            services.do_undo(table, players[target.seat], game.version)
+            undos += 1
+            continue
+        state = current_state(table)
+        if not state.waiting_for:
+            break  # the game is over
+        seat, options = deciding(state)
+        act(table, players[seat], options[0].key)
+    assert undos == 8 and offered > 8
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_an_undo_sent_over_the_socket_takes_the_decision_back():
     table, players = await db(started_table)()
