@@ -7,7 +7,8 @@ The database is the truth; these only save work. Four caches, all keyed by a tab
   other reader parses a version once. The slug is a random token never reused (row ids can be).
 - **snapshots**, by (table id, slug, version): everything the live fragment shows for one table
   version, read once however many sockets ask at the same moment (`snapshot()`), or built by the
-  decision that made the version, in this process (`offer_snapshot_on_commit`, `keep`).
+  decision that made the version, in this process (`offer_snapshot_on_commit`, `keep`), or in
+  another one and sent with its table message (`rendering.unpack_snapshot`, `keep`).
 - **renderings**, by (table id, viewer kind, access): the newest rendered fragments of each view
   and the partial frames between them (`frames.Renderings`).
 - **replay checkpoints**, by (game id and start, step): states a replay rebuilt
@@ -30,7 +31,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 from threading import Lock, local
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.db import transaction
@@ -157,25 +158,39 @@ def keep_presenced(key: tuple, snapshot: TableSnapshot) -> None:
 
 # The snapshot the decision this thread committed last built of its new version (services._apply):
 # the broadcast after the commit hands it to this process's event loop (`take_offer`, `keep`), so
-# the sockets here show the decision without reading back what it just wrote.
+# the sockets here show the decision without reading back what it just wrote; it also sends it,
+# packed, in its table message, so the other processes' sockets need not read it either.
 _offered = local()
 
 
-def offer_snapshot_on_commit(snapshot: TableSnapshot) -> None:
+class Offer(NamedTuple):
+    """A snapshot a decision built, with its game's state document as the decision saved it."""
+
+    snapshot: TableSnapshot
+    document: str
+
+
+def offer_snapshot_on_commit(snapshot: TableSnapshot, document: str) -> None:
     """Offer a snapshot this transaction built, once (and only if) it commits."""
-    transaction.on_commit(lambda: setattr(_offered, "snapshot", snapshot))
+    transaction.on_commit(lambda: setattr(_offered, "offer", Offer(snapshot, document)))
 
 
-def take_offer(table_id: int, version: int) -> TableSnapshot | None:
+def take_offer(table_id: int, version: int) -> Offer | None:
     """The snapshot offered in this thread, if it is of this table at this version (once).
 
     A broadcast reads the table's version after the commit: another change committed since
     makes the offer stale, and it is dropped."""
-    offered = getattr(_offered, "snapshot", None)
-    _offered.snapshot = None
-    if offered is None or offered.table.pk != table_id or offered.table.version != version:
+    offer = getattr(_offered, "offer", None)
+    _offered.offer = None
+    if offer is None:
         return None
-    return offered
+    table = offer.snapshot.table
+    return offer if table.pk == table_id and table.version == version else None
+
+
+def kept(table_id: int, slug: str, version: int) -> bool:
+    """Whether this process holds the snapshot of that table version."""
+    return (table_id, slug, version) in _snapshots
 
 
 def keep(snapshot: TableSnapshot) -> None:

@@ -183,17 +183,20 @@ _sent_here = threading.local()
 
 def broadcast_table(table_id: int, lobby: bool = True) -> None:
     """`lobby=False`: the change shows in no lobby row (a decision in a running game)."""
-    from .rendering import render_lobby_list
+    from .rendering import pack_snapshot, render_lobby_list
 
     message = table_message(table_id)
     if message is not None:
         _sent_here.message = message
         # The decision just committed built its snapshot: this process's sockets take it (on
-        # their event loop, before the message below or the deciding socket's own answer).
-        offered = caches.take_offer(table_id, message["version"])
-        loop = _event_loop()
-        if offered is not None and loop is not None:
-            loop.call_soon_threadsafe(caches.keep, offered)
+        # their event loop, before the message below or the deciding socket's own answer), and
+        # the message carries it to the other processes' sockets.
+        offer = caches.take_offer(table_id, message["version"])
+        if offer is not None:
+            message["snapshot"] = pack_snapshot(offer.snapshot, offer.document)
+            loop = _event_loop()
+            if loop is not None:
+                loop.call_soon_threadsafe(caches.keep, offer.snapshot)
         _send(table_group(table_id), message)
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})

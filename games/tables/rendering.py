@@ -4,7 +4,9 @@ Fragments are rendered without a request (no per-session CSRF token inside them:
 token from the page's hx-headers), so one rendering can be shared by every viewer who sees the same.
 """
 
+import logging
 import math
+import pickle
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
@@ -19,6 +21,8 @@ from .frames import board_frame
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus, one, seat_label, undo_player
 from .summary import Charts
+
+log = logging.getLogger(__name__)
 
 LOBBY_PAGE = 25  # rows per lobby page; the live lobby shows the first page
 
@@ -227,6 +231,41 @@ def snapshot_of(
     return TableSnapshot(
         table=table, seats=views, game=game, charts=charts, undo_player=undo_player
     )
+
+
+def pack_snapshot(snapshot: TableSnapshot, document: str) -> bytes:
+    """A decision's snapshot, for its table message: the other processes' sockets show the new
+    version from it (`unpack_snapshot`) instead of reading it from the database.
+
+    Pickled: the table row with its host and game rows, the seats, who may undo, and the game's
+    state as its saved document (the message carries no presence: it has its own). The channel
+    layer is the site's own and is trusted as Django's Redis cache is, with pickles; no
+    browser's input ever reaches a table message."""
+    bare = TableSnapshot(
+        table=snapshot.table, seats=snapshot.seats, undo_player=snapshot.undo_player
+    )
+    return pickle.dumps((PACKED, bare, document), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+PACKED = 1  # the form of a packed snapshot: a process that reads another form reads the table
+
+
+def unpack_snapshot(packed: object) -> TableSnapshot | None:
+    """The snapshot a table message carries, with its game's state (parsed once per version in
+    this process, as a read would); None if it cannot be read (the sockets read the table)."""
+    try:
+        form, snapshot, document = pickle.loads(packed)  # type: ignore[arg-type]
+        if form != PACKED or not isinstance(snapshot, TableSnapshot):
+            return None
+        table = snapshot.table
+        game = table.game_state
+        snapshot.game = caches.state_at(
+            kits.kit_for(table), table.slug, game.version, lambda: document
+        )
+    except Exception:
+        log.warning("a table message's snapshot could not be read", exc_info=True)
+        return None
+    return snapshot
 
 
 def _game_state(table: Table, game_id: int, version: int) -> object | None:

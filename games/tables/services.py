@@ -471,8 +471,9 @@ def _apply(
     except kits.KitRefusal as exc:
         raise ServiceError(exc.reason) from exc
     version = kit.version(new)
+    document = kit.dump(new)
     saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
-        state=kit.dump(new), version=version
+        state=document, version=version
     )
     if saved != 1:
         raise Stale("The game had moved on; here is where it stands now.")
@@ -508,7 +509,7 @@ def _apply(
         snapshot = rendering.snapshot_of(
             table, seats, new, player.pk if undoable and player else None
         )
-        caches.offer_snapshot_on_commit(snapshot)
+        caches.offer_snapshot_on_commit(snapshot, document)
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
     return version

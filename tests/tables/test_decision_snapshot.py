@@ -16,10 +16,15 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.kilforth import adapter
-from games.tables import bots, caches, consumers, kits, realtime, services
+from games.tables import bots, caches, consumers, kits, realtime, rendering, services
 from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
 from games.tables.models import Game, Player, Seat, Table
-from games.tables.rendering import load_snapshot, render_table_live
+from games.tables.rendering import (
+    load_snapshot,
+    pack_snapshot,
+    render_table_live,
+    unpack_snapshot,
+)
 from tests.tables.clock_kit import KIT as TURNS
 from tests.tables.helpers import receive_until, session_for, socket
 from tests.tables.test_clocks import FAST, Clock, started
@@ -33,7 +38,8 @@ KILFORTH = kits.get("kilforth")
 
 @pytest.fixture
 def offers(monkeypatch):
-    """Every snapshot a decision offered its broadcast, as the broadcast took it (or None)."""
+    """Every snapshot a decision offered its broadcast (with its state document), as the
+    broadcast took it (or None)."""
     taken: list = []
     take = caches.take_offer
 
@@ -46,18 +52,26 @@ def offers(monkeypatch):
     return taken
 
 
-def views_alike(offered, table, players) -> None:
-    """Every seat's player, and a spectator, see the same page from the decision's snapshot as
-    from a fresh read of the table (the presence, which a broadcast carries, taken from it)."""
+def views_alike(offer, table, players) -> None:
+    """Every seat's player, and a spectator, see the same page from the decision's snapshot, and
+    from that snapshot as another process unpacks it from the table message, as from a fresh
+    read of the table (the presence, which a broadcast carries, taken from it)."""
     fresh = load_snapshot(table.pk)
-    assert offered is not None, "the decision offered no snapshot of its version"
-    assert offered.table.version == fresh.table.version
-    offered = replace(offered, online=fresh.online, away=fresh.away, spectators=fresh.spectators)
+    assert offer is not None, "the decision offered no snapshot of its version"
+    built = offer.snapshot
+    caches.forget_all()  # as in another process: this version's state was never parsed here
+    carried = unpack_snapshot(pack_snapshot(built, offer.document))
+    assert carried is not None and carried.game is not built.game
     viewers = [(p.pk, PLAYER_ACCESS) for p in players] + [(None, SPECTATOR_ACCESS)]
-    for player_id, access in viewers:
-        assert render_table_live(offered, player_id, access) == render_table_live(
-            fresh, player_id, access
-        ), f"the page of viewer {player_id} differs"
+    for snapshot in (built, carried):
+        assert snapshot.table.version == fresh.table.version
+        snapshot = replace(
+            snapshot, online=fresh.online, away=fresh.away, spectators=fresh.spectators
+        )
+        for player_id, access in viewers:
+            assert render_table_live(snapshot, player_id, access) == render_table_live(
+                fresh, player_id, access
+            ), f"the page of viewer {player_id} differs"
 
 
 def test_the_snapshot_a_decision_builds_shows_every_viewer_what_a_fresh_read_shows(offers):
@@ -141,6 +155,37 @@ async def test_a_decision_reaches_every_socket_of_its_process_without_reading_th
     snapshot_reads["n"] = 0
     await decide_and_see_everywhere(table, sockets)
     assert snapshot_reads["n"] == 0
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_another_processs_sockets_show_a_decision_from_its_message_reading_nothing(
+    monkeypatch, snapshot_reads
+):
+    # The deciding process hands its snapshot to no socket here: these sockets are as another
+    # process's, with only the table message, which carries the snapshot.
+    monkeypatch.setattr(realtime, "_event_loop", lambda: None)
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    snapshot_reads["n"] = 0
+    for _ in range(3):
+        await decide_and_see_everywhere(table, sockets)
+    assert snapshot_reads["n"] == 0
+    for communicator in sockets.values():
+        await communicator.disconnect()
+
+
+async def test_a_message_whose_snapshot_cannot_be_read_has_the_sockets_read_the_table(
+    monkeypatch, snapshot_reads
+):
+    # Say another version of the code packed it (a deploy in progress): the table is read.
+    monkeypatch.setattr(realtime, "_event_loop", lambda: None)
+    monkeypatch.setattr(rendering, "pack_snapshot", lambda snapshot, document: b"not a pickle")
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    snapshot_reads["n"] = 0
+    await decide_and_see_everywhere(table, sockets)
+    assert snapshot_reads["n"] >= 1
     for communicator in sockets.values():
         await communicator.disconnect()
 
