@@ -129,13 +129,15 @@ def bench(
             profile.enable()
         start = time.process_time()
         services.do_act(table, players[seat], key, state.version)
-        message = realtime.table_message(table.pk)
-        version = Game.objects.filter(table=table).values_list("version", flat=True).get()
-        # The snapshot as the other process has it: packed into the table message here,
-        # unpacked there, its state document parsed (here the state is kept: parsed apart).
-        offer = caches.take_offer(table.pk, message["version"])
+        # The broadcast's table message, made from the decision's rows, and its snapshot as
+        # the other process has it: packed into the message here, unpacked there, its state
+        # document parsed (here the state is kept: parsed apart).
+        offer = caches.take_offer(table.pk)
+        built = offer.snapshot.table
+        realtime.message_of(table.pk, built.slug, built.version, built.host_id, offer.seats)
         snapshot = unpack_snapshot(pack_snapshot(offer.snapshot, offer.document))
         adapter.load(offer.document)
+        version = Game.objects.filter(table=table).values_list("version", flat=True).get()
         views = live_views(version, snapshot)
         for view, new_key in views.items():
             caches.renderings.frame(view, new_key, shown.get(view))

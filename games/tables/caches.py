@@ -164,28 +164,25 @@ _offered = local()
 
 
 class Offer(NamedTuple):
-    """A snapshot a decision built, with its game's state document as the decision saved it."""
+    """A snapshot a decision built, with its game's state document as the decision saved it
+    and its seats as a table message tells them (realtime.SeatFacts)."""
 
     snapshot: TableSnapshot
     document: str
+    seats: list[tuple]
 
 
-def offer_snapshot_on_commit(snapshot: TableSnapshot, document: str) -> None:
-    """Offer a snapshot this transaction built, once (and only if) it commits."""
-    transaction.on_commit(lambda: setattr(_offered, "offer", Offer(snapshot, document)))
+def offer_snapshot_on_commit(snapshot: TableSnapshot, document: str, seats: list[tuple]) -> None:
+    """Offer a snapshot this transaction built, once (and only if) it commits: the broadcast
+    that the same commit runs next takes it."""
+    transaction.on_commit(lambda: setattr(_offered, "offer", Offer(snapshot, document, seats)))
 
 
-def take_offer(table_id: int, version: int) -> Offer | None:
-    """The snapshot offered in this thread, if it is of this table at this version (once).
-
-    A broadcast reads the table's version after the commit: another change committed since
-    makes the offer stale, and it is dropped."""
+def take_offer(table_id: int) -> Offer | None:
+    """The snapshot offered in this thread, if it is of this table (once)."""
     offer = getattr(_offered, "offer", None)
     _offered.offer = None
-    if offer is None:
-        return None
-    table = offer.snapshot.table
-    return offer if table.pk == table_id and table.version == version else None
+    return offer if offer is not None and offer.snapshot.table.pk == table_id else None
 
 
 def kept(table_id: int, slug: str, version: int) -> bool:

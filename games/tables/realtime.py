@@ -9,7 +9,8 @@ import asyncio
 import logging
 import os
 import threading
-import time
+from datetime import datetime
+from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
 from channels.db import database_sync_to_async
@@ -102,19 +103,32 @@ def _send(group: str, message: dict, attempts: int = 4) -> None:
 
     The database already holds the change, so a lost broadcast costs only freshness; still,
     a few quick retries carry the update across a Redis restart instead of dropping it.
+
+    In a worker thread of a running event loop (a socket's database work, or a view's, under
+    daphne) the publish is handed to that loop and not waited for: the thread, the process's one
+    database thread, goes on at once (waiting for the loop, behind its renders, held a decision's
+    thread 3-4 ms). Elsewhere (a command, a test without a loop) it is made and waited for here.
     """
     layer = get_channel_layer()
     if layer is None:
         return
+    loop = _event_loop()
+    if loop is not None:
+        asyncio.run_coroutine_threadsafe(_publish(layer, group, message, attempts), loop)
+    else:
+        async_to_sync(_publish)(layer, group, message, attempts)
+
+
+async def _publish(layer: Any, group: str, message: dict, attempts: int) -> None:
     for attempt in range(attempts):
         try:
-            async_to_sync(layer.group_send)(group, message)
+            await layer.group_send(group, message)
             return
         except Exception:  # the layer's own errors (redis ConnectionError and kin)
             if attempt == attempts - 1:
                 log.exception("broadcast to %s lost after %s attempts", group, attempts)
                 return
-            time.sleep(0.25 * (attempt + 1))
+            await asyncio.sleep(0.25 * (attempt + 1))
 
 
 def session_group(session_key: str) -> str:
@@ -139,9 +153,8 @@ def take_broadcast(table_id: int) -> dict | None:
 
 
 def table_message(table_id: int) -> dict | None:
-    """The table's version and presence, in three queries (a broadcast per decision reads it)."""
+    """The table's version and presence, read in three queries (None: the table is gone)."""
     from .models import Seat, Table, one
-    from .rendering import presence_among
 
     row = one(Table.objects.filter(pk=table_id).values_list("slug", "version", "host_id"))
     if row is None:
@@ -152,6 +165,20 @@ def table_message(table_id: int) -> dict | None:
         .order_by()
         .values_list("player_id", "bot", "deadline", "offline_since")
     )
+    return message_of(table_id, slug, version, host_id, seats)
+
+
+SeatFacts = tuple[int | None, str, datetime | None, datetime | None]
+"""What a table message tells of a seat: (player id, bot level, deadline, offline since)."""
+
+
+def message_of(
+    table_id: int, slug: str, version: int, host_id: int | None, seats: list[SeatFacts]
+) -> dict:
+    """The table message of a version from its rows as read (only the presence is read here:
+    who has a socket open, how many watch)."""
+    from .rendering import presence_among
+
     online, spectators = presence_among(
         table_id, host_id, {pid for pid, _, _, _ in seats if pid is not None}
     )
@@ -185,18 +212,23 @@ def broadcast_table(table_id: int, lobby: bool = True) -> None:
     """`lobby=False`: the change shows in no lobby row (a decision in a running game)."""
     from .rendering import pack_snapshot, render_lobby_list
 
-    message = table_message(table_id)
+    # A decision just committed built its snapshot: the message is made from the rows it
+    # read and wrote under the table's lock (naming its version, even if another change has
+    # committed since: that one broadcasts its own, and sockets only move forward) and carries
+    # the snapshot to the other processes' sockets; this process's sockets take it (on their
+    # event loop, before the message or the deciding socket's own answer).
+    offer = caches.take_offer(table_id)
+    if offer is not None:
+        table = offer.snapshot.table
+        message = message_of(table_id, table.slug, table.version, table.host_id, offer.seats)
+        message["snapshot"] = pack_snapshot(offer.snapshot, offer.document)
+        loop = _event_loop()
+        if loop is not None:
+            loop.call_soon_threadsafe(caches.keep, offer.snapshot)
+    else:
+        message = table_message(table_id)
     if message is not None:
         _sent_here.message = message
-        # The decision just committed built its snapshot: this process's sockets take it (on
-        # their event loop, before the message below or the deciding socket's own answer), and
-        # the message carries it to the other processes' sockets.
-        offer = caches.take_offer(table_id, message["version"])
-        if offer is not None:
-            message["snapshot"] = pack_snapshot(offer.snapshot, offer.document)
-            loop = _event_loop()
-            if loop is not None:
-                loop.call_soon_threadsafe(caches.keep, offer.snapshot)
         _send(table_group(table_id), message)
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})

@@ -509,7 +509,8 @@ def _apply(
         snapshot = rendering.snapshot_of(
             table, seats, new, player.pk if undoable and player else None
         )
-        caches.offer_snapshot_on_commit(snapshot, document)
+        facts = [(s.player_id, s.bot, s.deadline, s.offline_since) for s in seats]
+        caches.offer_snapshot_on_commit(snapshot, document, facts)
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
     return version

@@ -7,6 +7,7 @@ not read it back. What that snapshot shows every viewer must be exactly what a f
 
 import json
 import random
+import re
 from dataclasses import replace
 from datetime import timedelta
 
@@ -29,11 +30,19 @@ from tests.tables.clock_kit import KIT as TURNS
 from tests.tables.helpers import receive_until, session_for, socket
 from tests.tables.test_clocks import FAST, Clock, started
 from tests.tables.test_game_flow import current_state, started_table
-from tests.tables.test_game_sockets import decide_and_see_everywhere, open_sockets
+from tests.tables.test_game_sockets import decide_and_see_everywhere, drain, open_sockets
 
 pytestmark = pytest.mark.django_db(transaction=True)
 db = database_sync_to_async
 KILFORTH = kits.get("kilforth")
+
+
+def table_versions(frame: str) -> list[int]:
+    """The table versions a frame shows (a whole fragment's, a partial frame's)."""
+    return [int(v) for v in TABLE_VERSIONS.findall(frame)]
+
+
+TABLE_VERSIONS = re.compile(r'(?:id="table-live"[^>]*?data-version|data-table-version)="(\d+)"')
 
 
 @pytest.fixture
@@ -43,13 +52,21 @@ def offers(monkeypatch):
     taken: list = []
     take = caches.take_offer
 
-    def recording(table_id, version):
-        found = take(table_id, version)
+    def recording(table_id):
+        found = take(table_id)
         taken.append(found)
         return found
 
     monkeypatch.setattr(caches, "take_offer", recording)
     return taken
+
+
+def message_alike(table) -> None:
+    """The table message the decision broadcast, made from its rows (only the presence read),
+    says what a message read from the table now says, and carries the snapshot."""
+    sent = realtime.take_broadcast(table.pk)
+    assert sent is not None and sent.pop("snapshot")
+    assert sent == realtime.table_message(table.pk)
 
 
 def views_alike(offer, table, players) -> None:
@@ -95,6 +112,7 @@ def test_the_snapshot_a_decision_builds_shows_every_viewer_what_a_fresh_read_sho
             services.do_bot_act(table, seat, key, state.version)
         else:
             services.do_act(table, players[seat], key, state.version)
+        message_alike(table)
         views_alike(offers[-1], table, players)
     assert handed and len([o for o in offers if o is not None]) >= 30
 
@@ -109,11 +127,13 @@ def test_a_timed_decision_and_an_expired_clock_build_snapshots_with_the_clocks_a
     table, players = started("fast")
     clock.advance(seconds=5)
     services.do_act(table, players[0], "move", Game.objects.get(table=table).version)
+    message_alike(table)
     views_alike(offers[-1], table, players)
     before = Game.objects.get(table=table).version
     clock.advance(seconds=FAST.bank + 30)  # Bea's time runs out: the bot decides for her
     bots.expire_due()
     assert Game.objects.get(table=table).version == before + 1
+    message_alike(table)
     views_alike(offers[-1], table, players)
 
 
@@ -190,31 +210,40 @@ async def test_a_message_whose_snapshot_cannot_be_read_has_the_sockets_read_the_
         await communicator.disconnect()
 
 
-async def test_a_change_landing_between_a_decision_and_its_broadcast_is_shown_not_the_decisions(
+async def test_a_change_landing_between_a_decision_and_its_broadcast_is_shown_after_it(
     monkeypatch, snapshot_reads
 ):
-    """The snapshot a decision built is of its own version: if the table moved on before the
-    broadcast read it (a player renamed here), the sockets read the newer version instead."""
+    """The decision's message names its own version (it is made from the decision's rows). A
+    change committed before it goes out (a player renamed here) sends its own, newer message,
+    first: the sockets show the newer version and are not taken back by the decision's."""
     table, players = await db(started_table)()
     sockets = await open_sockets(table, players)
     state = await db(current_state)(table)
     seat = state.waiting_for[0]
-    message = realtime.table_message
+    broadcast = realtime.broadcast_table
+    versions = []
 
-    def renamed_first(table_id):
-        Player.objects.filter(pk=players[1].pk).update(name="Bobby")
-        Table.objects.filter(pk=table_id).update(version=F("version") + 1)
-        return message(table_id)
+    def renamed_first(table_id, lobby=True):
+        if not versions:
+            Player.objects.filter(pk=players[1].pk).update(name="Bobby")
+            Table.objects.filter(pk=table_id).update(version=F("version") + 1)
+            newer = realtime.table_message(table_id)
+            versions.append(newer["version"])
+            realtime._send(realtime.table_group(table_id), newer)
+        broadcast(table_id, lobby=lobby)
 
-    monkeypatch.setattr(realtime, "table_message", renamed_first)
+    monkeypatch.setattr(realtime, "broadcast_table", renamed_first)
     snapshot_reads["n"] = 0
     key = adapter.legal(state, seat)[0].key
     await sockets[seat].send_to(
         text_data=json.dumps({"action": "act", "key": key, "version": state.version})
     )
-    frame = await receive_until(sockets[None], "Bobby")
-    assert "Bobby" in frame
-    assert snapshot_reads["n"] >= 1
+    for communicator in sockets.values():
+        renamed = await receive_until(communicator, "Bobby")
+        assert versions[0] in table_versions(renamed)
+        later = [v for frame in await drain(communicator) for v in table_versions(frame)]
+        assert all(v >= versions[0] for v in later)  # never taken back to the decision's
+    assert snapshot_reads["n"] >= 1  # the rename's message carried no snapshot
     for communicator in sockets.values():
         await communicator.disconnect()
 

@@ -47,3 +47,35 @@ async def test_every_socket_shown_one_message_shares_one_copy_of_the_table(monke
     assert len(sockets) == 3 and len(made) == 1
     for communicator in sockets.values():
         await communicator.disconnect()
+
+
+async def test_a_decisions_database_thread_does_not_wait_for_its_broadcast_to_be_published(
+    monkeypatch,
+):
+    # The channel layer holds every publish until the decision has returned: had the thread
+    # waited for its broadcast, the decision would never return.
+    import asyncio
+
+    from channels.layers import get_channel_layer
+
+    from games.tables import services
+    from tests.tables.test_game_flow import current_state, deciding
+
+    layer = get_channel_layer()
+    released = asyncio.Event()
+    publish = layer.group_send
+
+    async def held(group, message):
+        await released.wait()
+        await publish(group, message)
+
+    monkeypatch.setattr(layer, "group_send", held)
+    table, players = await db(started_table)()
+    state = await db(current_state)(table)
+    seat, options = deciding(state)
+    decide = db(services.do_act)(table, players[seat], options[0].key, state.version)
+    try:
+        version = await asyncio.wait_for(decide, timeout=10)
+    finally:
+        released.set()  # a thread that did wait is let go, so that the test ends either way
+    assert version == state.version + 1
