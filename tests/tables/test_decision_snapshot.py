@@ -63,9 +63,10 @@ def offers(monkeypatch):
 
 def message_alike(table) -> None:
     """The table message the decision broadcast, made from its rows (only the presence read),
-    says what a message read from the table now says, and carries the snapshot."""
+    says what a message read from the table now says (and whether the snapshot was shared)."""
     sent = realtime.take_broadcast(table.pk)
-    assert sent is not None and sent.pop("snapshot")
+    assert sent is not None and "shared" in sent
+    del sent["shared"]
     assert sent == realtime.table_message(table.pk)
 
 
@@ -179,11 +180,12 @@ async def test_a_decision_reaches_every_socket_of_its_process_without_reading_th
         await communicator.disconnect()
 
 
-async def test_another_processs_sockets_show_a_decision_from_its_message_reading_nothing(
-    monkeypatch, snapshot_reads
+async def test_another_processs_sockets_show_a_decision_from_the_shared_snapshot_reading_nothing(
+    monkeypatch, settings, snapshot_reads
 ):
     # The deciding process hands its snapshot to no socket here: these sockets are as another
-    # process's, with only the table message, which carries the snapshot.
+    # process's, with only the table message and the snapshot it says is shared.
+    settings.KILFORTH_SHARE_SNAPSHOTS = True
     monkeypatch.setattr(realtime, "_event_loop", lambda: None)
     table, players = await db(started_table)()
     sockets = await open_sockets(table, players)
@@ -195,10 +197,11 @@ async def test_another_processs_sockets_show_a_decision_from_its_message_reading
         await communicator.disconnect()
 
 
-async def test_a_message_whose_snapshot_cannot_be_read_has_the_sockets_read_the_table(
-    monkeypatch, snapshot_reads
+async def test_a_shared_snapshot_that_cannot_be_read_has_the_sockets_read_the_table(
+    monkeypatch, settings, snapshot_reads
 ):
     # Say another version of the code packed it (a deploy in progress): the table is read.
+    settings.KILFORTH_SHARE_SNAPSHOTS = True
     monkeypatch.setattr(realtime, "_event_loop", lambda: None)
     monkeypatch.setattr(rendering, "pack_snapshot", lambda snapshot, document: b"not a pickle")
     table, players = await db(started_table)()
