@@ -1,7 +1,7 @@
 """The site's ASGI application with counters, for the load test's servers.
 
-Counts (and times) the work behind each broadcast: snapshot loads and snapshots fetched from
-the shared cache, live-fragment renders, lobby renders, table broadcasts, and the frames the
+Counts (and times) the work behind each broadcast: snapshot loads and snapshots unpacked from
+table messages, live-fragment renders, lobby renders, table broadcasts, and the frames the
 table consumers send. `GET /__bench__/stats` answers them as JSON with the process's RSS;
 `GET /__bench__/reset` zeroes them. The wrappers only count: what runs is the site's own code.
 """
@@ -44,7 +44,7 @@ def counted(name: str, fn: Callable) -> Callable:
 
 consumers.render_table_live = counted("render_table_live", consumers.render_table_live)
 consumers.load_snapshot = counted("load_snapshot", consumers.load_snapshot)
-consumers.shared_snapshot = counted("shared_snapshot", consumers.shared_snapshot)
+consumers.unpack_snapshot = counted("unpack_snapshot", consumers.unpack_snapshot)
 rendering.render_lobby_list = counted("render_lobby_list", rendering.render_lobby_list)
 realtime.broadcast_table = counted("broadcast_table", realtime.broadcast_table)
 COUNTERS["table_update"] = [0, 0.0]

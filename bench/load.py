@@ -351,14 +351,14 @@ def lines(report: dict) -> list[str]:
     if server:
         renders = server["render_table_live"]
         snaps = server["load_snapshot"]
-        shared = server.get("shared_snapshot", {"count": 0, "total": 0.0})
+        unpacked = server.get("unpack_snapshot", {"count": 0, "total": 0.0})
         lobby = server["render_lobby_list"]
         casts = server["broadcast_table"]
         out.append(
             f"server work per accepted decision: {renders['count'] / accepted:.2f} board renders "
             f"({_ms(renders)} each), {snaps['count'] / accepted:.2f} snapshot loads "
-            f"({_ms(snaps)} each), {shared['count'] / accepted:.2f} shared snapshots fetched "
-            f"({_ms(shared)} each), {lobby['count'] / accepted:.2f} lobby renders "
+            f"({_ms(snaps)} each), {unpacked['count'] / accepted:.2f} snapshots unpacked from "
+            f"messages ({_ms(unpacked)} each), {lobby['count'] / accepted:.2f} lobby renders "
             f"({_ms(lobby)} each), broadcast_table {_ms(casts)} each (lobby included), "
             f"{server['frames_sent']['count'] / accepted:.1f} frames sent, "
             f"{server['table_update']['count'] / accepted:.1f} table.update messages handled"

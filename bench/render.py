@@ -130,7 +130,7 @@ def bench(
         start = time.process_time()
         services.do_act(table, players[seat], key, state.version)
         # The broadcast's table message, made from the decision's rows, and its snapshot as
-        # the other process has it: packed here (to be shared through the cache), unpacked
+        # the other process has it: packed into the message here, unpacked
         # there, its state document parsed (here the state is kept: parsed apart).
         offer = caches.take_offer(table.pk)
         built = offer.snapshot.table
@@ -194,7 +194,7 @@ def bench(
             row["decision_views"].append((time.perf_counter() - start) * 1000)
         # What a decision costs the server in all, as a running one does it: do_act (session-free:
         # the services' write, its transaction and Action row), the broadcast's table message,
-        # its snapshot packed for the shared cache and unpacked by the other process, the five
+        # its snapshot packed into it and unpacked by the other process, the five
         # views' live fragments and the partial frames sent to sockets already showing the
         # version before. CPU time of this process.
         row["decision_cpu"] = []

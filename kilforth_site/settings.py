@@ -215,9 +215,8 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-# Scaled out, a decision's process leaves the new version's snapshot in the shared cache for
-# the other processes' sockets (rendering.share_snapshot); a process alone has nobody to share
-# it with (and its memory cache holds the rate limits: snapshots would push them out).
+# Scaled out, a decision's table message carries the new version's snapshot to the other
+# processes' sockets (rendering.pack_snapshot); a process alone has nobody to carry it to.
 KILFORTH_SHARE_SNAPSHOTS = bool(REDIS_URL)
 # A cache that is down (Redis restarting) lets requests through rather than failing them.
 RATELIMIT_FAIL_OPEN = True

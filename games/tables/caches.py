@@ -8,7 +8,7 @@ The database is the truth; these only save work. Four caches, all keyed by a tab
 - **snapshots**, by (table id, slug, version): everything the live fragment shows for one table
   version, read once however many sockets ask at the same moment (`snapshot()`), or built by the
   decision that made the version, in this process (`offer_snapshot_on_commit`, `keep`), or in
-  another one and shared through the shared cache (`rendering.shared_snapshot`).
+  another one and carried by its table message (`rendering.unpack_snapshot`, `keep`).
 - **renderings**, by (table id, viewer kind, access): the newest rendered fragments of each view
   and the partial frames between them (`frames.Renderings`).
 - **replay checkpoints**, by (game id and start, step): states a replay rebuilt
@@ -158,8 +158,8 @@ def keep_presenced(key: tuple, snapshot: TableSnapshot) -> None:
 
 # The snapshot the decision this thread committed last built of its new version (services._apply):
 # the broadcast after the commit hands it to this process's event loop (`take_offer`, `keep`), so
-# the sockets here show the decision without reading back what it just wrote; it also shares it
-# (rendering.share_snapshot), so the other processes' sockets need not read it either.
+# the sockets here show the decision without reading back what it just wrote; scaled out, the
+# message carries it too, so the other processes' sockets need not read it either.
 _offered = local()
 
 

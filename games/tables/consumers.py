@@ -33,7 +33,7 @@ from .rendering import (
     load_snapshot,
     render_lobby_list,
     render_table_live,
-    shared_snapshot,
+    unpack_snapshot,
     viewer_key,
 )
 
@@ -409,7 +409,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             return
         snapshot = caches.presenced(state_key)  # another socket here showed this message
         if snapshot is None:
-            base = await _snapshot(table_id, event["slug"], version, event.get("shared", False))
+            base = await _snapshot(table_id, event["slug"], version, event.get("snapshot"))
             if base is None:
                 await self.close(code=CLOSE_NOT_FOUND)
                 return
@@ -476,14 +476,14 @@ def _version(message: dict[str, Any]) -> int:
 
 
 async def _snapshot(
-    table_id: int, slug: str, version: int, shared: bool = False
+    table_id: int, slug: str, version: int, packed: bytes | None = None
 ) -> TableSnapshot | None:
-    """The snapshot of a table version, once per process: kept here, else the one its decision's
-    process shared (`shared`: a decision made in another process), else read. Presence comes
-    with each message; the snapshot is only the table's state."""
-
-    def fetch() -> TableSnapshot | None:
-        found = shared_snapshot(table_id, slug, version) if shared else None
-        return found or load_snapshot(table_id, False)
-
-    return await caches.snapshot(table_id, slug, version, fetch)
+    """The snapshot of a table version: kept here, else the one its message carries (a decision
+    made in another process), else read. Presence comes with each message; the snapshot is only
+    the table's state."""
+    if packed is not None and not caches.kept(table_id, slug, version):
+        carried = unpack_snapshot(packed)
+        table = carried.table if carried is not None else None
+        if table is not None and (table.pk, table.slug, table.version) == (table_id, slug, version):
+            caches.keep(carried)
+    return await caches.snapshot(table_id, slug, version, lambda: load_snapshot(table_id, False))

@@ -210,19 +210,20 @@ _sent_here = threading.local()
 
 def broadcast_table(table_id: int, lobby: bool = True) -> None:
     """`lobby=False`: the change shows in no lobby row (a decision in a running game)."""
-    from .rendering import render_lobby_list, share_snapshot
+    from .rendering import pack_snapshot, render_lobby_list
 
     # A decision just committed built its snapshot: the message is made from the rows it
     # read and wrote under the table's lock (naming its version, even if another change has
-    # committed since: that one broadcasts its own, and sockets only move forward); the
-    # snapshot is shared with the other processes' sockets ("shared": they fetch it from the
-    # shared cache, once per process) and this process's sockets take it (on their event
-    # loop, before the message or the deciding socket's own answer).
+    # committed since: that one broadcasts its own, and sockets only move forward); scaled
+    # out, it carries the snapshot to the other processes' sockets, and this process's
+    # sockets take it (on their event loop, before the message or the deciding socket's own
+    # answer).
     offer = caches.take_offer(table_id)
     if offer is not None:
         table = offer.snapshot.table
         message = message_of(table_id, table.slug, table.version, table.host_id, offer.seats)
-        message["shared"] = share_snapshot(offer.snapshot, offer.document)
+        if settings.KILFORTH_SHARE_SNAPSHOTS:
+            message["snapshot"] = pack_snapshot(offer.snapshot, offer.document)
         loop = _event_loop()
         if loop is not None:
             loop.call_soon_threadsafe(caches.keep, offer.snapshot)

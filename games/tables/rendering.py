@@ -12,8 +12,6 @@ from datetime import datetime
 from functools import cached_property
 from typing import Any
 
-from django.conf import settings
-from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
@@ -235,47 +233,15 @@ def snapshot_of(
     )
 
 
-def share_snapshot(snapshot: TableSnapshot, document: str) -> bool:
-    """Leave a decision's snapshot where the other processes' sockets find it (the shared cache,
-    Redis, for SHARED_SECONDS): they show the new version without reading it from the database
-    (`shared_snapshot`). Whether it was left (a process alone shares nothing; a cache that
-    fails leaves the others to read the table).
-
-    Not in the table message itself: a message reaches each socket as its own copy, and a
-    thousand spectators would each take one (measured: 16% more CPU per decision)."""
-    if not settings.KILFORTH_SHARE_SNAPSHOTS:
-        return False
-    table = snapshot.table
-    try:
-        cache.set(_shared_key(table.slug, table.version), pack_snapshot(snapshot, document), 10)
-    except Exception:
-        log.warning("a snapshot could not be shared", exc_info=True)
-        return False
-    return True
-
-
-def shared_snapshot(table_id: int, slug: str, version: int) -> TableSnapshot | None:
-    """The snapshot another process shared of this table version, if it is still there."""
-    try:
-        packed = cache.get(_shared_key(slug, version))
-    except Exception:
-        log.warning("a shared snapshot could not be fetched", exc_info=True)
-        return None
-    found = unpack_snapshot(packed) if packed is not None else None
-    if found is None or (found.table.pk, found.table.version) != (table_id, version):
-        return None
-    return found
-
-
-def _shared_key(slug: str, version: int) -> str:
-    return f"kilforth:snapshot:{slug}:{version}"  # a slug is never reused (a row id can be)
-
-
 def pack_snapshot(snapshot: TableSnapshot, document: str) -> bytes:
-    """A decision's snapshot as bytes (`share_snapshot`): the table row with its host and game
-    rows, the seats and who may undo, pickled, and the game's state as its saved document (no
-    presence: each table message has its own). The shared cache is the site's own, trusted
-    with pickles as Django's Redis cache always is; no browser's input ever reaches it."""
+    """A decision's snapshot for its table message, when the site is scaled out: the other
+    processes' sockets show the new version from it (`unpack_snapshot`) instead of reading it
+    from the database.
+
+    Pickled: the table row with its host and game rows, the seats and who may undo, and the
+    game's state as its saved document (no presence: the message has its own). The channel
+    layer is the site's own, trusted with pickles as Django's Redis cache always is; no
+    browser's input ever becomes a table message."""
     bare = TableSnapshot(
         table=snapshot.table, seats=snapshot.seats, undo_player=snapshot.undo_player
     )
@@ -286,8 +252,9 @@ PACKED = 1  # the form of a packed snapshot: a process that reads another form r
 
 
 def unpack_snapshot(packed: object) -> TableSnapshot | None:
-    """A packed snapshot with its game's state (parsed once per version in this process, as a
-    read would); None if it cannot be read (another version of the code packed it)."""
+    """The snapshot a table message carries, with its game's state (parsed once per version in
+    this process, as a read would); None if it cannot be read (another version of the code
+    packed it: the sockets read the table)."""
     try:
         form, snapshot, document = pickle.loads(packed)  # type: ignore[arg-type]
         if form != PACKED or not isinstance(snapshot, TableSnapshot):

@@ -63,10 +63,10 @@ def offers(monkeypatch):
 
 def message_alike(table) -> None:
     """The table message the decision broadcast, made from its rows (only the presence read),
-    says what a message read from the table now says (and whether the snapshot was shared)."""
+    says what a message read from the table now says."""
     sent = realtime.take_broadcast(table.pk)
-    assert sent is not None and "shared" in sent
-    del sent["shared"]
+    assert sent is not None
+    sent.pop("snapshot", None)  # scaled out only (a test process is alone)
     assert sent == realtime.table_message(table.pk)
 
 
@@ -168,49 +168,44 @@ def snapshot_reads(monkeypatch):
     return count
 
 
+async def reads_while_deciding(snapshot_reads, decisions: int = 1) -> int:
+    """How many times a table's sockets read a snapshot while its seats make `decisions`."""
+    table, players = await db(started_table)()
+    sockets = await open_sockets(table, players)
+    snapshot_reads["n"] = 0
+    for _ in range(decisions):
+        await decide_and_see_everywhere(table, sockets)
+    for communicator in sockets.values():
+        await communicator.disconnect()
+    return snapshot_reads["n"]
+
+
+@pytest.fixture
+def another_process(monkeypatch, settings):
+    """The sockets here are as another process's: the deciding process hands its snapshot to
+    none of them, and its message carries it (as it does when scaled out)."""
+    settings.KILFORTH_SHARE_SNAPSHOTS = True
+    monkeypatch.setattr(realtime, "_event_loop", lambda: None)
+
+
 async def test_a_decision_reaches_every_socket_of_its_process_without_reading_the_table_back(
     snapshot_reads,
 ):
-    table, players = await db(started_table)()
-    sockets = await open_sockets(table, players)
-    snapshot_reads["n"] = 0
-    await decide_and_see_everywhere(table, sockets)
-    assert snapshot_reads["n"] == 0
-    for communicator in sockets.values():
-        await communicator.disconnect()
+    assert await reads_while_deciding(snapshot_reads) == 0
 
 
-async def test_another_processs_sockets_show_a_decision_from_the_shared_snapshot_reading_nothing(
-    monkeypatch, settings, snapshot_reads
+async def test_another_processs_sockets_show_a_decision_from_its_message_reading_nothing(
+    another_process, snapshot_reads
 ):
-    # The deciding process hands its snapshot to no socket here: these sockets are as another
-    # process's, with only the table message and the snapshot it says is shared.
-    settings.KILFORTH_SHARE_SNAPSHOTS = True
-    monkeypatch.setattr(realtime, "_event_loop", lambda: None)
-    table, players = await db(started_table)()
-    sockets = await open_sockets(table, players)
-    snapshot_reads["n"] = 0
-    for _ in range(3):
-        await decide_and_see_everywhere(table, sockets)
-    assert snapshot_reads["n"] == 0
-    for communicator in sockets.values():
-        await communicator.disconnect()
+    assert await reads_while_deciding(snapshot_reads, decisions=3) == 0
 
 
-async def test_a_shared_snapshot_that_cannot_be_read_has_the_sockets_read_the_table(
-    monkeypatch, settings, snapshot_reads
+async def test_a_message_whose_snapshot_cannot_be_read_has_the_sockets_read_the_table(
+    another_process, monkeypatch, snapshot_reads
 ):
     # Say another version of the code packed it (a deploy in progress): the table is read.
-    settings.KILFORTH_SHARE_SNAPSHOTS = True
-    monkeypatch.setattr(realtime, "_event_loop", lambda: None)
     monkeypatch.setattr(rendering, "pack_snapshot", lambda snapshot, document: b"not a pickle")
-    table, players = await db(started_table)()
-    sockets = await open_sockets(table, players)
-    snapshot_reads["n"] = 0
-    await decide_and_see_everywhere(table, sockets)
-    assert snapshot_reads["n"] >= 1
-    for communicator in sockets.values():
-        await communicator.disconnect()
+    assert await reads_while_deciding(snapshot_reads) >= 1
 
 
 async def test_a_change_landing_between_a_decision_and_its_broadcast_is_shown_after_it(
