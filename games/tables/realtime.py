@@ -10,6 +10,7 @@ import logging
 import os
 import threading
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from asgiref.sync import SyncToAsync, async_to_sync
@@ -160,16 +161,21 @@ def table_message(table_id: int) -> dict | None:
     if row is None:
         return None
     slug, version, host_id = row
-    seats = list(
-        Seat.objects.filter(table_id=table_id)
-        .order_by()
-        .values_list("player_id", "bot", "deadline", "offline_since")
-    )
+    seats = list(Seat.objects.filter(table_id=table_id).order_by().values_list(*SEAT_FACT_FIELDS))
     return message_of(table_id, slug, version, host_id, seats)
 
 
 SeatFacts = tuple[int | None, str, datetime | None, datetime | None]
 """What a table message tells of a seat: (player id, bot level, deadline, offline since)."""
+SEAT_FACT_FIELDS = ("player_id", "bot", "deadline", "offline_since")
+
+
+def seat_facts(seats: list[Any]) -> list[SeatFacts]:
+    """The facts of Seat rows already read (a decision's), as `table_message` reads them."""
+    return [_seat_fact(s) for s in seats]
+
+
+_seat_fact = attrgetter(*SEAT_FACT_FIELDS)
 
 
 def message_of(

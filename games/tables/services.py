@@ -509,8 +509,7 @@ def _apply(
         snapshot = rendering.snapshot_of(
             table, seats, new, player.pk if undoable and player else None
         )
-        facts = [(s.player_id, s.bot, s.deadline, s.offline_since) for s in seats]
-        caches.offer_snapshot_on_commit(snapshot, document, facts)
+        caches.offer_snapshot_on_commit(snapshot, document, realtime.seat_facts(seats))
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
     return version
