@@ -133,6 +133,10 @@ def bench(
         # the other process has it: packed into the message here, unpacked
         # there, its state document parsed (here the state is kept: parsed apart).
         offer = caches.take_offer(table.pk)
+        if offer is None:  # the decision ended the game: a finished game offers no snapshot
+            if profile is not None:
+                profile.disable()
+            return None
         built = offer.snapshot.table
         realtime.message_of(table.pk, built.slug, built.version, built.host_id, offer.seats)
         snapshot = unpack_snapshot(pack_snapshot(offer.snapshot, offer.document))
