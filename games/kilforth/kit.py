@@ -132,6 +132,9 @@ class KilforthKit:
     def summary(self, state: adapter.State, history: list, players: dict[int, str]) -> Any:
         return summary.summary(state, history, players)
 
+    def outcome(self, state: adapter.State, players: dict[int, str]) -> str:
+        return summary.outcome(state, players)
+
     phase_word = "Day"
 
     def hands(self, state: adapter.State) -> dict[int, list[HandCard]]:

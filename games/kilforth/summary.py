@@ -3,7 +3,8 @@
 `progress`: the day and each hero's victory points (END-4: gold plus the gold value of assets in
 play) after a decision. `summary`: each hero's score and its parts, dice luck from the public
 rolls of the history (successes against dice x the chance of one die), and the moments that
-decide a game (ancients, eliminations, sagas), in the log's own sentences.
+decide a game (ancients, eliminations, sagas), in the log's own sentences. `outcome`: the game's
+end as the log says it (who won and why), for the table's chat.
 """
 
 from __future__ import annotations
@@ -72,3 +73,12 @@ def summary(state: State, history: list, players: dict[int, str]) -> GameSummary
         "luck": luck,
         "moments": moments,
     }
+
+
+def outcome(state: State, players: dict[int, str]) -> str:
+    """The sentence of the game's end (the log's `game_over`, END-2..5), with the seats' names."""
+
+    def person(seat: int | None) -> str:
+        return players.get(seat, f"Seat {seat + 1}") if seat is not None else "someone"
+
+    return describe({"e": "game_over", **(state.result or {})}, person).text

@@ -157,6 +157,9 @@ class KnightfallKit:
     def summary(self, state: GameState, history: list, players: dict[int, str]) -> Any:
         return summary.summary(state, history, players)
 
+    def outcome(self, state: GameState, players: dict[int, str]) -> str:
+        return summary.outcome(state)
+
     phase_word = "Round"
 
     def hands(self, state: GameState) -> dict[int, list[HandCard]]:

@@ -2,13 +2,15 @@
 
 `progress`: the round and both teams' points. `summary`: each team's points by what scored them
 (KEND-4, KEND-5: elders, knights and demons killed, the rounds survived), and the kills that
-scored, round by round. Knight Fall rolls no dice, so there is no luck chart.
+scored, round by round. Knight Fall rolls no dice, so there is no luck chart. `outcome`: the
+winning team and its last point, for the table's chat.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from games.knightfall.engine.core import sentence
 from games.tables.kits import GameSummary, Moment, SummaryRow
 
 TEAMS = ("demons", "knights")
@@ -72,3 +74,11 @@ def summary(state: dict[str, Any], history: list, players: dict[int, str]) -> Ga
 
 def _moment(why: str, team: str, n: int) -> str:
     return f"{why.capitalize()}: the {team} score {n} point{'s' if n != 1 else ''}."
+
+
+def outcome(state: dict[str, Any]) -> str:
+    """KEND-6: the first team at the door wins; the log's sentence of it, and the round."""
+    result = state.get("result") or {}
+    won = sentence({"e": "won", "team": result.get("winner", "?"), "why": result.get("reason", "")})
+    at = f" (round {result['round']})" if result.get("round") else ""
+    return f"The game is over{at}. {won}"

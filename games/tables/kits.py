@@ -138,6 +138,9 @@ class GameKit(Protocol):
         """The phase (day, round) the game is in and each series' score now."""
 
     def summary(self, state: Any, history: list, players: dict[int, str]) -> GameSummary: ...
+    def outcome(self, state: Any, players: dict[int, str]) -> str:
+        """Once `result` is set: one sentence for the table's chat saying that the game is over,
+        who won and why, with `players`' names for the seats."""
 
     # Replays (games/tables/replays.py): the word for a phase of `progress` ("Day", "Round"),
     # marked on the replay's slider; and every seat's hidden cards at a moment, by seat. The

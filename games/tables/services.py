@@ -499,7 +499,7 @@ def _apply(
     clocks.sync(table, [] if ended else kit.waiting_for(new), seat.number, expired, seats=seats)
     if ended:
         Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
-        _chat_line(table, "The game is over.")
+        _chat_line(table, kit.outcome(new, {s.number: seat_name(table, s) for s in seats}))
     else:
         # What every viewer's page shows of the new version, built from the rows this decision
         # holds locked and wrote, so that this process's sockets need not read it back (a
@@ -823,6 +823,14 @@ def close_idle_tables(minutes: int) -> int:
         if closed:
             realtime.on_commit_lobby_changed()
     return closed
+
+
+def seat_name(table: Table, seat: Seat) -> str:
+    """The name a seat goes by in a game's log, its replay and its end: its player's, or its
+    bot's."""
+    if seat.player:
+        return seat.player.name
+    return f"Bot ({kits.bot_label(table.game, seat.bot)})"
 
 
 def _chat_line(table: Table, text: str) -> None:

@@ -25,7 +25,7 @@ from .identity import (
     player_from_session,
     remember_player,
 )
-from .models import Action, Game, Seat, Table, TableStatus
+from .models import Action, Game, Table, TableStatus
 from .rendering import load_snapshot, lobby_page_count, lobby_tables, render_table_live
 
 View = Callable[..., HttpResponse]
@@ -227,7 +227,7 @@ def game_log(request: HttpRequest, slug: str) -> HttpResponse:
     player = player_from_session(request.session)
     seats = list(table.seats.select_related("player"))
     mine = next((s.number for s in seats if player and s.player_id == player.pk), None)
-    players = {s.number: _seat_name(table, s) for s in seats}
+    players = {s.number: services.seat_name(table, s) for s in seats}
     kit = kits.kit_for(table)
     html = kit.render_full_log(kit.load(game.state), mine, players, game.history())
     return render(request, "tables/game_log.html", {"table": table, "log": html})
@@ -246,7 +246,7 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
     step = _int_param(request, "step", last, 0, last)
     ended = table.status in (TableStatus.FINISHED, TableStatus.CLOSED)
     seats = list(table.seats.select_related("player").order_by("number"))
-    players = {s.number: _seat_name(table, s) for s in seats}
+    players = {s.number: services.seat_name(table, s) for s in seats}
     # While the game runs a replay shows the public board only: hands are not yet history.
     seat = _int_param(request, "seat", -1, -1, len(seats) - 1) if ended else -1
     reveal = replays.revealed(ended, request.GET.get("hands") == "1")
@@ -291,13 +291,6 @@ def replay(request: HttpRequest, slug: str) -> HttpResponse:
         "switch": "&" + urlencode({**keep, "hands": 0 if reveal else 1}),
     }
     return render(request, "tables/replay.html", context)
-
-
-def _seat_name(table: Table, seat: Seat) -> str:
-    """The name a seat goes by in a game's log and replay: its player's, or its bot's."""
-    if seat.player:
-        return seat.player.name
-    return f"Bot ({kits.bot_label(table.game, seat.bot)})"
 
 
 def _int_param(request: HttpRequest, name: str, default: int, low: int, high: int) -> int:

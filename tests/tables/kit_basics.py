@@ -9,7 +9,7 @@ from games.tables.kits import GameSummary
 
 class WithoutExtras:
     """The parts of the GameKit protocol a small test game does without: no bot-game
-    simulation, no teams, no undo, no end-of-game numbers."""
+    simulation, no teams, no undo, no end-of-game numbers, an end that names nobody."""
 
     simulate_command = ""
     phase_word = "Turn"
@@ -32,3 +32,6 @@ class WithoutExtras:
     def summary(self, state: Any, history: list, players: dict[int, str]) -> GameSummary:
         return {"phase": "Turn", "score": "Points", "series": [], "rows": [], "luck": [],
                 "moments": []}  # fmt: skip
+
+    def outcome(self, state: Any, players: dict[int, str]) -> str:
+        return "The game is over."

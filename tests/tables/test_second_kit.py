@@ -5,7 +5,7 @@ import json
 import pytest
 from channels.db import database_sync_to_async
 
-from games.tables import bots, kits, services
+from games.tables import bots, chat, kits, services
 from games.tables.models import Game, Player, Seat, Table, TableStatus
 from tests.tables.helpers import page, receive_until, session_for, socket
 from tests.tables.toy_kit import KIT
@@ -72,6 +72,9 @@ def test_a_second_game_is_opened_seated_prepared_played_by_a_bot_and_rematched(p
     table.refresh_from_db()
     assert table.status == TableStatus.FINISHED
     assert "Winners: Ann" in host.get(f"/t/{table.slug}/").content.decode()
+    # The table's chat says it too, in the game's own words (the kit's `outcome`).
+    said = [m.text for m in chat.recent(table, seated=True) if m.author_id is None]
+    assert said[-1] == "The game is over: Ann drew the highest card.", said
     assert "2 cards played" in host.get(f"/t/{table.slug}/log/").content.decode()
 
     assert host.post(f"/t/{table.slug}/rematch/").status_code in (204, 302)

@@ -51,6 +51,43 @@ def test_a_knight_fall_summary_explains_each_teams_points_and_the_kills_that_sco
     )
 
 
+@pytest.mark.rule("END-2")
+@pytest.mark.rule("END-3")
+@pytest.mark.parametrize("mode", ["competitive", "cooperative"])
+def test_a_kilforth_outcome_names_the_winners_or_says_the_team_won_or_lost(mode):
+    settings = Settings(edition="gloom", mode=mode, heroes=2)
+    state, _ = play(settings, 4, bot="heuristic")
+    said = KILFORTH.outcome(state, {0: "Ann", 1: "Bob"})
+    result = state.result
+    assert said.startswith("The game is over: "), said
+    if mode == "competitive":
+        names = {0: "Ann", 1: "Bob"}
+        winners = [names[s] for s in result["winners"]]
+        verdict = " and ".join(winners) + (" wins" if len(winners) == 1 else " share the win")
+        assert (verdict if winners else "Nobody wins") in said, said
+    else:
+        assert ("heroes win" if result["won"] else "heroes lose") in said, said
+        assert "team score" in said
+
+
+@pytest.mark.rule("END-5")
+def test_a_kilforth_outcome_where_every_hero_fell_says_nobody_wins():
+    settings = Settings(edition="gloom", mode="competitive", heroes=2)
+    state, _ = play(settings, 4, bot="heuristic")
+    state.result = {"reason": "all heroes eliminated", "won": False, "winners": []}
+    said = KILFORTH.outcome(state, {0: "Ann", 1: "Bob"})
+    assert said == "The game is over: every hero has fallen. Nobody wins.", said
+
+
+@pytest.mark.rule("KEND-6")
+def test_a_knight_fall_outcome_names_the_team_at_the_door_and_the_round():
+    state = playout({"mode": "standard", "players": 4}, 5)
+    result = state["result"]
+    said = KNIGHTFALL.outcome(state, {})
+    assert said.startswith(f"The game is over (round {result['round']}). The {result['winner']}")
+    assert result["reason"] in said, said
+
+
 @pytest.mark.django_db
 def test_a_finished_game_shows_everyone_its_summary_with_charts(client):
     solo = Player.objects.create(name="Sol")

@@ -105,6 +105,10 @@ class HighCardKit(WithoutExtras):
     def result(self, state: HighCardState) -> dict | None:
         return state.result
 
+    def outcome(self, state: HighCardState, players: dict[int, str]) -> str:
+        names = " and ".join(players[s] for s in state.result["winners"])
+        return f"The game is over: {names} drew the highest card."
+
     def bot_choice(self, state: HighCardState, seat: int, level: str, rng: random.Random) -> str:
         return self.legal(state, seat)[0]
 
