@@ -106,6 +106,19 @@ def test_the_board_names_minions_and_elders_as_the_log_and_the_choices_do():
             break
 
 
+def test_each_seats_presence_dot_is_said_in_words_for_screen_readers():
+    players = {n: f"P{n}" for n in range(4)}
+    state = KIT.setup({"mode": "standard", "lone_team": "demons"}, [{}] * 4, 5)
+    html = KIT.render(state, None, players, {0, 2}, "slug")
+    said = re.findall(r'<span class="sr-only">(Online|Offline):</span> <bdi>(P\d)</bdi>', html)
+    assert sorted(said, key=lambda s: s[1]) == [
+        ("Online", "P0"),
+        ("Offline", "P1"),
+        ("Online", "P2"),
+        ("Offline", "P3"),
+    ]
+
+
 def test_an_illegal_decision_is_a_kit_refusal():
     state = KIT.setup({"mode": "coop", "lone_team": "demons"}, [{}, {}], 3)
     with pytest.raises(kits.KitRefusal):
