@@ -156,10 +156,13 @@ def do_post(table: Table, player: Player | None, raw: object, to_team: bool = Fa
     return message
 
 
-def system(table_id: int, text: str) -> None:
-    """A system line in the table chat ("Ann left seat 2"), inside the caller's transaction."""
+def system(table_id: int, text: str, reread: bool = False) -> None:
+    """A system line in the table chat ("Ann left seat 2"), inside the caller's transaction.
+
+    `reread`: what the seated players may read changed with it (the spectators' chat was shown
+    to them): their sockets are sent their whole chat again, this line included."""
     message = ChatMessage.objects.create(table_id=table_id, channel=ChatChannel.TABLE, text=text)
-    _broadcast_on_commit(message)
+    _broadcast_on_commit(message, reread)
 
 
 def do_mute(table: Table, actor: Player | None, player_id: object, muted: bool) -> None:
@@ -191,7 +194,9 @@ def do_open_spectator_chat(table: Table, actor: Player | None, open_: bool) -> N
         if table.chat_open == open_:
             return
         Table.objects.filter(pk=table.pk).update(chat_open=open_)
-        system(table.pk, SPECTATOR_CHAT_SHOWN if open_ else SPECTATOR_CHAT_HIDDEN)
+        # Shown: the players read what the spectators said before it too, as after a reload.
+        # Hidden: what they have read stays on their pages (a host mutes from a line).
+        system(table.pk, SPECTATOR_CHAT_SHOWN if open_ else SPECTATOR_CHAT_HIDDEN, reread=open_)
         realtime.on_commit_table_changed(table.pk, bump=True, lobby=False)
 
 
@@ -219,12 +224,19 @@ def said_by(table: Table, moment: datetime) -> list[ChatMessage]:
     return list(reversed(lines[:SHOWN]))
 
 
-def _broadcast_on_commit(message: ChatMessage) -> None:
+def lines_html(table_id: int, seated: bool, team: str | None = None) -> str:
+    """The chat a page opens with (`recent`), as the lines of `#chat-log`."""
+    table = Table.objects.get(pk=table_id)
+    return "".join(render_line(m) for m in recent(table, seated, team))
+
+
+def _broadcast_on_commit(message: ChatMessage, reread: bool = False) -> None:
     event = {
         "type": "chat.message",
         "table": message.table_id,
         "channel": message.channel,
         "team": message.team,
         "html": render_line(message),
+        "reread": reread,
     }
     transaction.on_commit(lambda: realtime.send_to_table(message.table_id, event))

@@ -356,6 +356,12 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         elif event["channel"] != "table" and seated:
             if not await database_sync_to_async(_chat_open)(self.table_id):
                 return
+        if seated and event.get("reread"):
+            # A player may read more now (the spectators' chat was shown): all of it, at once.
+            team = getattr(self, "team", None)
+            html = await database_sync_to_async(chat.lines_html)(self.table_id, True, team)
+            await self.send(text_data=f'<ol id="chat-log" hx-swap-oob="innerHTML">{html}</ol>')
+            return
         await self.send(text_data=f'<ol id="chat-log" hx-swap-oob="beforeend">{event["html"]}</ol>')
 
     async def session_changed(self, event: dict) -> None:

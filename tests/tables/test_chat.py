@@ -214,6 +214,35 @@ async def test_a_line_reaches_the_players_and_spectators_live_but_spectator_talk
         await s.disconnect()
 
 
+@pytest.mark.django_db(transaction=True)
+async def test_when_the_spectators_chat_is_shown_the_players_read_what_was_said_before_it():
+    table, host, ann, wes = await db(seated_table)()
+    await db(chat.do_post)(table, wes, "Said while hidden")
+    path = f"/ws/t/{table.slug}/"
+    ann_socket = socket(path, await db(session_for)(ann, table, PLAYER_ACCESS))
+    wes_socket = socket(path, await db(session_for)(wes, table, SPECTATOR_ACCESS))
+    for s in (ann_socket, wes_socket):
+        assert (await s.connect())[0]
+        await receive_until(s, 'id="table-live"')
+
+    await db(chat.do_open_spectator_chat)(table, host, True)
+    # Ann's chat comes whole: the earlier spectators' line with the news, once each.
+    frame = await receive_until(ann_socket, "The host showed")
+    assert 'id="chat-log" hx-swap-oob="innerHTML"' in frame, frame
+    assert frame.count("Said while hidden") == 1 and frame.count("The host showed") == 1
+    assert frame.index("Said while hidden") < frame.index("The host showed")
+    # Wes read it all along: he gets only the news, added to his chat.
+    frame = await receive_until(wes_socket, "The host showed")
+    assert 'hx-swap-oob="beforeend"' in frame and "Said while hidden" not in frame
+
+    # Hidden again: nothing Ann has read is taken from her page, she is only told.
+    await db(chat.do_open_spectator_chat)(table, host, False)
+    frame = await receive_until(ann_socket, "The host hid")
+    assert 'hx-swap-oob="beforeend"' in frame and "Said while hidden" not in frame
+    for s in (ann_socket, wes_socket):
+        await s.disconnect()
+
+
 def team_table():
     """A 2 v 2 Knight Fall table: seats 0 and 2 play the demons, 1 and 3 the knights."""
     names = ["Dee", "Kit", "Dan", "Kay"]
