@@ -179,9 +179,14 @@ def test_knight_fall_chat_keeps_the_spectators_and_each_team_to_their_own_channe
                 "The host showed the spectators' chat to the players."
             )
             expect(page.locator("#chat-title .chat-open-note")).to_be_visible()
+        # What the spectators said before comes with it, as a reload would show it.
+        for page in (dee, kay, kit):
+            expect(page.locator(".chat-line.is-spectator")).to_contain_text("bluffing")
         _say(wes, "Hello, players")
         for page in (dee, kay, kit):
-            expect(page.locator(".chat-line.is-spectator")).to_contain_text("Hello, players")
+            expect(
+                page.locator(".chat-line.is-spectator", has_text="Hello, players")
+            ).to_be_visible()
         screenshot(dee, "chat-knightfall-host-shown-desktop")
         dee.set_viewport_size({"width": 390, "height": 844})
         screenshot(dee, "chat-knightfall-host-shown-phone")
