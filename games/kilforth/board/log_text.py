@@ -162,6 +162,43 @@ class _Unset:
 _UNSET = _Unset()
 
 
+# The lines one view showed last, by event content: (table, viewer, names, success threshold)
+# -> {event_key: LogLine}. A view's next board shows the same events but one or two, so its
+# lines are found in one dict each (`describe_view`); each view keeps only what it showed.
+VIEWS_KEPT = 1024
+_views: OrderedDict[tuple, dict[bytes, LogLine]] = OrderedDict()
+
+
+def describe_view(
+    view: tuple,
+    events: list[dict],
+    keys: list[bytes | None],
+    names: Names,
+    names_key: tuple,
+    viewer: int | None = None,
+    success_min: int = 5,
+) -> list[LogLine]:
+    """`describe_kept` of each of `events` (their `event_key`s in `keys`) for one view, `view`
+    naming it (its table): the lines its last call made are looked up first."""
+    view_key = (view, names_key, viewer, success_min)
+    shown = _views.get(view_key) or {}
+    now: dict[bytes, LogLine] = {}
+    lines = []
+    for e, k in zip(events, keys, strict=True):
+        line = shown.get(k) if k is not None else None
+        if line is None:
+            line = describe_kept(e, names, names_key, viewer, success_min, key=k)
+        if k is not None:
+            now[k] = line
+        lines.append(line)
+    with _lines_lock:
+        _views[view_key] = now
+        _views.move_to_end(view_key)
+        while len(_views) > VIEWS_KEPT:
+            _views.popitem(last=False)
+    return lines
+
+
 def describe_kept(
     e: dict,
     names: Names,

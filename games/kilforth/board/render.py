@@ -35,7 +35,7 @@ from .card_facts import (
     race_name,
     saga_stage,
 )
-from .log_text import LogLine, LogRow, Names, describe_kept, event_key, faces
+from .log_text import LogLine, LogRow, Names, describe_kept, describe_view, event_key, faces
 from .parts import board_parts, render
 
 logger = logging.getLogger(__name__)
@@ -144,7 +144,9 @@ def board_context(
             return public.line(event, viewer, person, names_key, succ_min)
         return describe_kept(event, person, names_key, viewer, succ_min)
 
-    lines = [line_of(e) for e in picture.get("log") or []]
+    events = picture.get("log") or []
+    keys = public.keys(events) if public is not None else [event_key(e) for e in events]
+    lines = describe_view((table_slug,), events, keys, person, names_key, viewer, succ_min)
     me = by_seat.get(viewer) if viewer is not None else None
     return {
         "version": picture.get("version", 0),
@@ -533,6 +535,17 @@ class Public:
     # (`event_key`) made once. The event is kept with its line, so its id cannot be reused.
     lines: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
     event_keys: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
+
+    def keys(self, events: list[dict]) -> list[bytes | None]:
+        """The `event_key` of each of `events` (the state's own objects), each made once."""
+        known = self.event_keys
+        out = []
+        for event in events:
+            kept = known.get(id(event))
+            if kept is None or kept[0] is not event:
+                kept = known[id(event)] = (event, event_key(event))
+            out.append(kept[1])
+        return out
 
     def part(self, part_id: str, make: Callable[[], SafeString]) -> SafeString:
         html = self.parts.get(part_id)
