@@ -22,6 +22,8 @@ from django.template import engines
 from django.utils.safestring import SafeString
 from jinja2 import Environment
 
+from .log_text import LogLine, LogRow
+
 # Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
 PARTS_KEPT = 8192
 _memo: OrderedDict[tuple[str, str], str] = OrderedDict()
@@ -96,33 +98,34 @@ def _plain(value: object) -> object:
     raise TypeError(type(value).__name__)
 
 
-_rows: dict[tuple, SafeString] = {}
-ROWS_KEPT = 4096
-
-
-def log_rows(rows: list) -> SafeString:
-    """The log's rows joined (one string, hashed once for the log part's key): each row's HTML
-    is `kilforth/_log_row.html` rendered with the row alone, kept here by the row's own key (a
-    decision adds a row or two to up to 60 rows per view; the generic lookup cost more)."""
+def log_rows(lines: list[LogLine], viewer: int | None) -> SafeString:
+    """The log's rows for `viewer`, newest first, joined (one string, hashed once for the log
+    part's key). A row is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept
+    on its line (a line is made for one viewer and never changes; a decision adds a row or two
+    to up to 60 per view), by whether a day heading goes above it."""
     out = []
-    for r in rows:
-        key = r.memo_key()
-        html = _rows.get(key)
+    prev_day = None
+    for line in reversed(lines):
+        new_day = line.day != prev_day
+        prev_day = line.day
+        made = line.__dict__.get("_rows")
+        if made is None:
+            made = line.__dict__["_rows"] = {}
+        mine = viewer is not None and viewer in line.seats
+        html = made.get((mine, new_day))
         if html is None:
-            html = SafeString(render("kilforth/_log_row.html", {"r": r}).strip())
-            with _lock:
-                _rows[key] = html
-                while len(_rows) > ROWS_KEPT:  # the oldest first (dicts keep their order)
-                    del _rows[next(iter(_rows))]
+            row = LogRow(line=line, mine=mine, new_day=new_day, day=line.day)
+            html = made[(mine, new_day)] = SafeString(
+                render("kilforth/_log_row.html", {"r": row}).strip()
+            )
         out.append(html)
     return SafeString("".join(out))
 
 
 def forget() -> None:
-    """Forget every memoized part and row (a cold start: benchmarks and tests)."""
+    """Forget every memoized part (a cold start: benchmarks and tests)."""
     with _lock:
         _memo.clear()
-        _rows.clear()
 
 
 def part(part_id: str, template: str, **context: object) -> SafeString:
@@ -180,7 +183,7 @@ def board_parts(context: dict) -> dict:
             "kb-log",
             "kilforth/_log.html",
             # Joined here (one string, hashed once for the memo key), not looped in the template.
-            rows=log_rows(context["log"]),
+            rows=log_rows(context["log_lines"], context["viewer"]),
             spectator=context["spectator"],
         ),
     }

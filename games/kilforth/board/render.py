@@ -171,7 +171,7 @@ def board_context(
             picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
         ),
         "night": _night_panel(picture.get("night"), line_of),
-        "log": _log_rows(lines, viewer),
+        "log_lines": lines,  # oldest first; the board shows them newest first
         "result": _result(picture, person),
         "glossary": _static_html("kilforth/_glossary.html"),
         "sprite": _static_html("kilforth/_sprite.html"),
@@ -944,7 +944,6 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     """The whole game log for one viewer (the board shows only its newest part)."""
     context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
-    context["rows"] = SafeString(
-        "".join(render("kilforth/_log_row.html", {"r": r}) for r in context["log"])
-    )
+    rows = _log_rows(context["log_lines"], viewer)
+    context["rows"] = SafeString("".join(render("kilforth/_log_row.html", {"r": r}) for r in rows))
     return render("kilforth/full_log.html", context)
