@@ -2,12 +2,14 @@
 
 Counts (and times) the work behind each broadcast: snapshot loads and snapshots unpacked from
 table messages, live-fragment renders, lobby renders, table broadcasts, and the frames the
-table consumers send. `GET /__bench__/stats` answers them as JSON with the process's RSS;
-`GET /__bench__/reset` zeroes them. The wrappers only count: what runs is the site's own code.
+table consumers send; and the garbage collector's passes. `GET /__bench__/stats` answers them
+as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. The wrappers only count:
+what runs is the site's own code.
 """
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import time
@@ -70,6 +72,24 @@ async def _counting_send(self: Any, text_data: str | None = None, **kwargs: Any)
 
 
 consumers.TableConsumer.send = _counting_send
+
+# Python's cyclic garbage collector: every collection, and the time it took (gc.callbacks).
+COUNTERS["gc"] = [0, 0.0]
+COUNTERS["gc_full"] = [0, 0.0]
+_gc_started = [0.0]
+
+
+def _gc_timed(phase: str, info: dict) -> None:
+    if phase == "start":
+        _gc_started[0] = time.perf_counter()
+        return
+    took = time.perf_counter() - _gc_started[0]
+    for name in ("gc", "gc_full") if info.get("generation") == 2 else ("gc",):
+        COUNTERS[name][0] += 1
+        COUNTERS[name][1] += took
+
+
+gc.callbacks.append(_gc_timed)
 
 
 def stats() -> dict:

@@ -363,6 +363,14 @@ def lines(report: dict) -> list[str]:
             f"{server['frames_sent']['count'] / accepted:.1f} frames sent, "
             f"{server['table_update']['count'] / accepted:.1f} table.update messages handled"
         )
+        if "gc" in server:
+            collected, full = server["gc"], server["gc_full"]
+            gc_ms = collected["total"] * 1000 / accepted
+            passes = collected["count"] / accepted
+            out.append(
+                f"garbage collection per accepted decision: {gc_ms:.2f} ms in {passes:.1f} "
+                f"passes ({full['count']} full passes, {_ms(full)} each)"
+            )
     summary_ours = summary(t.latencies)
     failed = t.errors or t.closed or t.lost or ours["connect_errors"]
     cpu_ms = ours["cpu_seconds"] * 1000 / accepted
