@@ -14,6 +14,7 @@ import asyncio
 import json
 import os
 import random
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,11 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
 from games.tables.dispatch import DirectDispatch  # noqa: E402
+from kilforth_site.collector import tune_gc  # noqa: E402
+
+# Served as the site is, the collector set up alike (the floor allocates little: fair both ways).
+if os.path.basename(sys.argv[0]) == "daphne":
+    tune_gc()
 
 _pads: dict[int, str] = {}
 

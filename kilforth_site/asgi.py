@@ -1,6 +1,5 @@
 """ASGI entry point: HTTP through Django, websockets through Channels behind an Origin check."""
 
-import gc
 import os
 import sys
 
@@ -17,6 +16,7 @@ from games.tables.bots import ensure_driver  # noqa: E402
 from games.tables.heartbeat import ensure_heartbeat  # noqa: E402
 from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
+from kilforth_site.collector import tune_gc  # noqa: E402
 
 router = ProtocolTypeRouter(
     {
@@ -33,23 +33,6 @@ async def application(scope: dict, receive: object, send: object) -> None:
     ensure_driver()
     ensure_heartbeat()
     await router(scope, receive, send)
-
-
-# Python's cyclic collector, for a serving process: it holds a large heap for its whole life
-# (Django, the games' code and card sets, cached states and renderings) and makes many
-# short-lived objects per decision. With the default thresholds (700, 10, 10) a full pass came
-# every few seconds under load and took 90-110 ms, scanning the whole heap, every viewer waiting
-# behind it (20 tables x 5 viewers: p99 120-135 ms against 45-53 ms with these; garbage
-# collection 1.6 -> 0.2 ms per decision; docs/benchmarks.md). What the process holds once it is
-# set up is frozen out of every pass, and a young pass comes every 50,000 allocations, not 700.
-GC_THRESHOLDS = (50_000, 20, 20)
-
-
-def tune_gc() -> None:
-    """Set the collector up for serving (once, when the process starts)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
 
 
 def _start_with_daphne() -> None:

@@ -11,8 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = (
     "import gc, json, sys\n"
     "sys.argv[0] = sys.argv[1]\n"
-    "import kilforth_site.asgi as asgi\n"
-    "print(json.dumps([list(gc.get_threshold()), gc.get_freeze_count(), list(asgi.GC_THRESHOLDS)]))"
+    "import kilforth_site.asgi\n"
+    "from kilforth_site.collector import GC_THRESHOLDS\n"
+    "print(json.dumps([list(gc.get_threshold()), gc.get_freeze_count(), list(GC_THRESHOLDS)]))"
 )
 
 
