@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import random
 import secrets
+import weakref
+from collections import OrderedDict
 from dataclasses import dataclass
+from threading import Lock
 
 from django.conf import settings as django_settings
 
@@ -136,15 +139,36 @@ def render(
     """The board for one viewer: a seat (its own hand shown) or None (a spectator)."""
     from games.kilforth.board import render_board
 
-    # The view lists the viewer's own choices (on its prompt and off-turn), each explained.
+    # The view lists the viewer's own choices (on its prompt and off-turn), each explained;
+    # what every view shows alike is made once per state (`_public_facts`).
     return render_board(
-        engine.view(state, viewer),
+        engine.view(state, viewer, _public_facts(state)),
         viewer=viewer,
         players=players,
         online=online,
         table_slug=table_slug,
         source=state,  # every view of this state shares what they see alike
     )
+
+
+# The public facts of the states rendered last (a table's views of one state render together),
+# by the state object itself (held weakly: a state never changes once the platform has it).
+FACTS_KEPT = 64
+_facts: OrderedDict[int, tuple[weakref.ref, dict]] = OrderedDict()
+_facts_lock = Lock()
+
+
+def _public_facts(state: State) -> dict:
+    with _facts_lock:
+        found = _facts.get(id(state))
+        if found is not None and found[0]() is state:
+            return found[1]
+    facts = engine.public_facts(state)
+    with _facts_lock:
+        _facts[id(state)] = (weakref.ref(state), facts)
+        while len(_facts) > FACTS_KEPT:
+            _facts.popitem(last=False)
+    return facts
 
 
 def new_events(before: State | None, after: State) -> list[dict]:

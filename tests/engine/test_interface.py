@@ -82,6 +82,25 @@ def test_view_hides_other_hands_deck_order_and_the_generator():
     assert view(s, None)["heroes"][1]["hand_size"] == 1
 
 
+def test_views_made_from_facts_shared_by_every_viewer_are_the_views_made_alone():
+    import random
+
+    from games.kilforth.engine import Settings, new_game, public_facts
+
+    s = new_game(Settings(edition="shadows", mode="cooperative", heroes=3, open_hands=True), 5)
+    rng = random.Random(5)
+    for _ in range(120):
+        shared = public_facts(s)
+        # Nobody's hand or loot is among what everyone sees.
+        assert all("hand" not in h and "loot" not in h for h in shared["heroes"])
+        for viewer in (0, 1, 2, None):
+            assert view(s, viewer, shared) == view(s, viewer)
+        if s.result is not None:
+            break
+        seat = s.waiting_for[0]
+        s = act(s, seat, rng.choice(legal(s, seat)).key)
+
+
 def test_log_events_are_tagged_with_who_may_see_them():
     s = game()
     private = [e for e in s.log if e["vis"] != "all"]

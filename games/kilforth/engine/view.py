@@ -62,8 +62,11 @@ def _sees_hand(state: State, viewer: int | None, seat: int) -> bool:
     return viewer is not None and s["open_hands"] and s["mode"] == "cooperative"
 
 
-def view(state: State, viewer: int | None) -> dict:
-    """JSON-safe picture of the game for a seat (int) or a spectator (None)."""
+def public_facts(state: State) -> dict:
+    """What every viewer's picture of `state` shows alike: the heroes' public panels with their
+    numbers, the map, the decks' sizes, the discards, the ancients. `view` makes it for each
+    picture; a caller picturing one state for several viewers may make it once and hand it to
+    each `view` (the pictures then share it: read it, never change it)."""
     heroes = []
     for h in state.heroes:
         d = {k: h[k] for k in PUBLIC_HERO}
@@ -81,9 +84,6 @@ def view(state: State, viewer: int | None) -> dict:
         }
         d["hand_size"] = len(h["hand"])
         d["loot_size"] = len(h["loot"])
-        if _sees_hand(state, viewer, h["seat"]):
-            d["hand"] = list(h["hand"])
-            d["loot"] = list(h["loot"])
         heroes.append(d)
     board = []
     where: dict[int, list[int]] = {}
@@ -110,6 +110,26 @@ def view(state: State, viewer: int | None) -> dict:
             for c in loc["enc"]
         ]
         board.append(d)
+    return {
+        "heroes": heroes,
+        "map": board,
+        "decks": {k: len(v) for k, v in state.decks.items()},
+        "discards": {k: list(v) for k, v in state.discards.items()},
+        "ancients": [dict(a, plots=list(a["plots"])) for a in state.ancients],
+    }
+
+
+def view(state: State, viewer: int | None, public: dict | None = None) -> dict:
+    """JSON-safe picture of the game for a seat (int) or a spectator (None); `public`: the
+    state's `public_facts`, when the caller made them once for several viewers."""
+    facts = public_facts(state) if public is None else public
+    heroes = []
+    for h, shown in zip(state.heroes, facts["heroes"], strict=True):
+        d = dict(shown)
+        if _sees_hand(state, viewer, h["seat"]):
+            d["hand"] = list(h["hand"])
+            d["loot"] = list(h["loot"])
+        heroes.append(d)
     p = state.prompt
     prompt = None
     if p is not None and state.result is None:
@@ -135,12 +155,12 @@ def view(state: State, viewer: int | None) -> dict:
         "first": state.first,
         "viewer": viewer,
         "heroes": heroes,
-        "map": board,
-        "decks": {k: len(v) for k, v in state.decks.items()},
-        "discards": {k: list(v) for k, v in state.discards.items()},
+        "map": facts["map"],
+        "decks": facts["decks"],
+        "discards": facts["discards"],
         "loot_bag": len(state.loot_bag),
         "weather": state.weather,
-        "ancients": [dict(a, plots=list(a["plots"])) for a in state.ancients],
+        "ancients": facts["ancients"],
         "team": list(state.team),
         "prompt": prompt,
         "choices": choices(state, viewer),
