@@ -183,15 +183,23 @@ def test_only_a_link_to_this_site_is_made_clickable(settings, text, link):
         assert link in html
 
 
+async def player_and_spectator(table, player, spectator):
+    """A seated player's socket and a spectator's, each showing the table."""
+    path = f"/ws/t/{table.slug}/"
+    sockets = (
+        socket(path, await db(session_for)(player, table, PLAYER_ACCESS)),
+        socket(path, await db(session_for)(spectator, table, SPECTATOR_ACCESS)),
+    )
+    for s in sockets:
+        assert (await s.connect())[0]
+        await receive_until(s, 'id="table-live"')
+    return sockets
+
+
 @pytest.mark.django_db(transaction=True)
 async def test_a_line_reaches_the_players_and_spectators_live_but_spectator_talk_stays_with_them():
     table, host, ann, wes = await db(seated_table)()
-    path = f"/ws/t/{table.slug}/"
-    ann_socket = socket(path, await db(session_for)(ann, table, PLAYER_ACCESS))
-    wes_socket = socket(path, await db(session_for)(wes, table, SPECTATOR_ACCESS))
-    for s in (ann_socket, wes_socket):
-        assert (await s.connect())[0]
-        await receive_until(s, 'id="table-live"')
+    ann_socket, wes_socket = await player_and_spectator(table, ann, wes)
 
     await ann_socket.send_to(text_data=json.dumps({"action": "chat", "text": "Hi all"}))
     for s in (ann_socket, wes_socket):
@@ -218,12 +226,7 @@ async def test_a_line_reaches_the_players_and_spectators_live_but_spectator_talk
 async def test_when_the_spectators_chat_is_shown_the_players_read_what_was_said_before_it():
     table, host, ann, wes = await db(seated_table)()
     await db(chat.do_post)(table, wes, "Said while hidden")
-    path = f"/ws/t/{table.slug}/"
-    ann_socket = socket(path, await db(session_for)(ann, table, PLAYER_ACCESS))
-    wes_socket = socket(path, await db(session_for)(wes, table, SPECTATOR_ACCESS))
-    for s in (ann_socket, wes_socket):
-        assert (await s.connect())[0]
-        await receive_until(s, 'id="table-live"')
+    ann_socket, wes_socket = await player_and_spectator(table, ann, wes)
 
     await db(chat.do_open_spectator_chat)(table, host, True)
     # Ann's chat comes whole: the earlier spectators' line with the news, once each.
