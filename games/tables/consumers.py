@@ -24,7 +24,7 @@ from django.template.loader import render_to_string
 
 from . import caches, chat, realtime, services, socket_input
 from .dispatch import DirectDispatch
-from .frames import Rendering, apply_frame, mark
+from .frames import Rendering, apply_frame, as_part, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session, player_id_from_session
 from .models import Player, Table, one
 from .realtime import LOBBY_GROUP, session_group, table_group, table_message
@@ -463,7 +463,7 @@ def _with_presence(base: TableSnapshot, event: dict, state_key: tuple) -> TableS
 def watching_fragment(spectators: int) -> str:
     """The watcher count, as the part `spectator-count` of the live fragment."""
     body = f'<span id="spectator-count">{int(spectators)} watching</span>'
-    return mark("spectator-count", body)
+    return mark("spectator-count", as_part(body))
 
 
 def fresh_session(session: Any) -> Any:

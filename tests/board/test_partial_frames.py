@@ -8,7 +8,7 @@ import pytest
 
 from games.kilforth.board import render_board
 from games.kilforth.engine import view
-from games.tables.frames import Rendering, apply_frame, board_frame
+from games.tables.frames import AS_PART, Rendering, apply_frame, as_part, board_frame
 
 from .games import CONFIGS, players, playout
 
@@ -84,4 +84,29 @@ def test_a_partial_frame_clears_the_last_error_as_a_whole_board_does():
         Rendering.of(board(states[10], 0), 0)
     )
     assert frame is not None
-    assert '<div id="game-flash" class="game-flash" role="alert"></div>' in frame
+    assert f'<div{AS_PART} id="game-flash" class="game-flash" role="alert"></div>' in frame
+
+
+def test_every_element_a_frame_brings_is_marked_for_the_pages_part_swap():
+    states = playout("shadows", "competitive", 2)
+    old, new = Rendering.of(board(states[20], 0), 0), Rendering.of(board(states[21], 0), 0)
+    frame = new.changed_since(old)
+    assert frame is not None
+    parts = PART.findall(frame)
+    assert parts
+    for part_id in parts:
+        assert re.search(rf'<!--\[{part_id}--><[a-z]+{AS_PART} id="{part_id}"', frame), part_id
+    # So are the new versions and the emptied error line at its end: every element of it.
+    assert frame.count("<!--[") + 2 == frame.count(AS_PART)
+    assert f'<span{AS_PART} id="kb-version"' in frame
+    assert f'<div{AS_PART} id="game-flash"' in frame
+    # The whole frame is swapped the same way; the page as read after the frame has no mark.
+    assert new.html.startswith(f'<div{AS_PART} id="game-board"')
+    assert AS_PART not in apply_frame(board(states[20], 0), frame)
+    assert apply_frame(board(states[20], 0), frame) == board(states[21], 0)
+
+
+def test_a_part_that_is_not_an_element_is_refused():
+    assert as_part(' <li id="x">a</li>') == f' <li{AS_PART} id="x">a</li>'
+    with pytest.raises(ValueError):
+        as_part("just words")

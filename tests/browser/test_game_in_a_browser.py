@@ -224,3 +224,63 @@ def test_a_solo_game_is_played_to_its_end_by_clicks(browser, served, screenshot)
     expect(player.get_by_role("heading", name="Play again?")).to_be_visible()
     screenshot(player, "game-solo-end")
     assert json.dumps(adapter.view(state, None)["result"])  # the result is public
+
+
+# Counts, in the page, what the frames bring and what htmx's own swap would do to the old board.
+WATCH_SWAPS = """() => {
+  window.__frames = {whole: 0, partial: 0, cleanups: 0};
+  document.body.addEventListener("htmx:wsBeforeMessage", (e) => {
+    const m = e.detail.message;
+    if (m.includes('id="table-live"')) window.__frames.whole += 1;
+    else if (m.includes('id="kb-version"')) window.__frames.partial += 1;
+  });
+  document.body.addEventListener("htmx:beforeCleanupElement", () => {
+    window.__frames.cleanups += 1;
+  });
+}"""
+
+
+def test_frames_replace_each_part_whole_without_htmx_walking_the_old_board(browser, served):
+    settings = {**TABLE_DEFAULTS, "mode": "solo"}
+    seed = 2026
+    server = served(seed)
+    (player,) = contexts(browser, server, [(1280, 1000)])
+    enter(player, "Sol")
+    player.get_by_role("link", name="Open a table").click()
+    player.get_by_label("Solo").check()
+    player.get_by_label("Hero seats").fill("1")
+    player.get_by_role("button", name="Open the table").click()
+    player.locator("#seat-0").get_by_role("button", name="Take seat").click()
+    player.get_by_role("button", name="Start game").click()
+    player.get_by_role("button", name="Confirm my hero").click()
+    expect(player.locator("#game-board")).to_be_visible()
+    player.evaluate(WATCH_SWAPS)
+
+    state = adapter.setup(settings, [RANDOM_HERO], seed)
+    rng = random.Random(seed)
+    frames = {}
+    for _ in range(120):
+        key = rng.choice(adapter.legal(state, 0)).key
+        click_choice(player, key, state.version)
+        state = adapter.act(state, 0, key)
+        spectator_matches(player, state)
+        frames = player.evaluate("window.__frames")
+        if frames["whole"] and frames["partial"] >= 10:
+            break
+    assert frames["whole"] and frames["partial"] >= 10, frames
+    # The old elements were dropped, not walked one by one (two events each, in htmx's swap).
+    assert frames["cleanups"] == 0, frames
+    # Every element was put in its place once: no id twice, no swap mark left on the page.
+    assert player.evaluate("document.querySelectorAll('[hx-swap-oob]').length") == 0
+    assert (
+        player.evaluate(
+            "(() => { const ids = [...document.querySelectorAll('[id]')].map(e => e.id);"
+            " return ids.length - new Set(ids).size; })()"
+        )
+        == 0
+    )
+    # The decision swapped in last still sends: one more click is applied.
+    key = rng.choice(adapter.legal(state, 0)).key
+    click_choice(player, key, state.version)
+    state = adapter.act(state, 0, key)
+    assert saved_state(server) == state
