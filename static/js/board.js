@@ -2,7 +2,7 @@
 // (htmx oob swaps). Keep the keyboard focus (elements with a stable id), the log's scroll
 // position, which folds are open and which popover is showing, and after a partial frame
 // carry its versions onto the board. Also measure where the board's table starts, so the CSS can
-// size the map to what is left of the screen (--kb-top).
+// size the map and the decision to what is left of the screen (--kb-fit).
 (function () {
   var saved = null;
 
@@ -14,11 +14,18 @@
     if (t && t.classList && t.classList.contains("log-list")) logScroll = t.scrollTop;
   }, true);
 
+  // Set on the two elements that read it, and only when it changed (or the element is new): any
+  // change to a custom property on the page's root restyles every element of the page.
   function fit() {
     var table = document.querySelector(".kb .kb-table");
     if (!table) return;
     var top = table.getBoundingClientRect().top + window.scrollY;
-    document.documentElement.style.setProperty("--kb-top", Math.round(top) + "px");
+    var height = "calc(100dvh - " + Math.round(top) + "px - 1rem)";
+    table.querySelectorAll(".kb-act, .kb-map").forEach(function (el) {
+      if (el.kbFit === height) return;
+      el.kbFit = height;
+      el.style.setProperty("--kb-fit", height);
+    });
   }
   // A frame swaps several parts one after another: measuring after each would force the browser
   // to lay the whole board out once per part. Measure once, before the next paint.
