@@ -17,7 +17,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
-from .frames import board_frame
+from .frames import as_part, board_frame
 from .identity import PLAYER_ACCESS
 from .models import Connection, Game, Seat, Table, TableStatus, one, seat_label, undo_player
 from .summary import Charts
@@ -100,7 +100,8 @@ def lobby_page_count(query: str = "") -> int:
 
 
 def render_lobby_list() -> str:
-    return render_to_string("tables/_lobby_list.html", {"tables": lobby_tables()})
+    """The lobby's list of tables as its socket sends it: swapped whole (frames.as_part)."""
+    return as_part(render_to_string("tables/_lobby_list.html", {"tables": lobby_tables()}))
 
 
 @dataclass(frozen=True)

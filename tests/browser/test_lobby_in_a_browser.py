@@ -20,6 +20,10 @@ def test_a_table_opened_and_joined_shows_live_on_every_browser(new_page, screens
     enter_with_name(guest, "Bea")
     expect(guest.get_by_text("No open tables")).to_be_visible()
     guest.wait_for_function("document.querySelector('[ws-connect]') !== null")
+    guest.evaluate(
+        "window.cleanups = 0; document.body.addEventListener("
+        "'htmx:beforeCleanupElement', () => { window.cleanups += 1; })"
+    )
 
     host = new_page()
     enter_with_name(host, "Hal")
@@ -32,6 +36,9 @@ def test_a_table_opened_and_joined_shows_live_on_every_browser(new_page, screens
     row = guest.locator("tr", has_text="Midnight in Kilforth")
     expect(row).to_be_visible()
     expect(row.locator(".seats-count")).to_have_text("0/2")
+    # The new list took the old one's place whole (static/js/parts.js): htmx walked none of it.
+    assert guest.evaluate("window.cleanups") == 0
+    assert guest.locator("#lobby-tables").count() == 1
     screenshot(guest, "lobby-desktop")
 
     row.get_by_role("link", name="Midnight in Kilforth").click()
