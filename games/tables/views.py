@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
+from django_htmx.http import reswap, retarget
 from django_ratelimit.decorators import ratelimit
 
 from . import chat, frames, kits, limits, rendering, replays, services
@@ -55,17 +56,27 @@ def requires_name(view: View) -> View:
     return wrapper
 
 
+def _flash(request: HttpRequest, context: dict[str, Any], status: int = 200) -> HttpResponse:
+    """The page's flash area, for htmx to put in place of the one it shows. The answer names its
+    place itself: the form that asked may be gone from the page by now (the websocket's frame
+    for the same change can come first), and a form taken out of the page no longer inherits
+    the body's target and swap, so htmx would put the area inside the old one."""
+    response = render(request, "tables/_flash.html", context, status=status)
+    return reswap(retarget(response, "#flash"), "outerHTML")
+
+
 def _refuse(request: HttpRequest, error: services.ServiceError, back: str) -> HttpResponse:
     """A clear error with the right status; htmx swaps it into the page's flash area."""
     context = {"message": error.message, "code": error.code, "back": back}
-    template = "tables/_flash.html" if request.htmx else "tables/refused.html"
-    return render(request, template, context, status=error.status)
+    if request.htmx:
+        return _flash(request, context, status=error.status)
+    return render(request, "tables/refused.html", context, status=error.status)
 
 
 def _done(request: HttpRequest, table: Table) -> HttpResponse:
     # htmx: clear the flash; the websocket brings the new state to this page like to every other.
     if request.htmx:
-        return render(request, "tables/_flash.html", {"message": ""})
+        return _flash(request, {"message": ""})
     return redirect(table)
 
 

@@ -1,6 +1,7 @@
 """People at the lobby in real browsers: every change reaches every open page without a reload."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -86,3 +87,26 @@ def test_the_lobby_reads_well_on_a_phone(new_page, screenshot):
     overflow = phone.evaluate("document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"the page is {overflow}px wider than the phone"
     screenshot(phone, "table-phone")
+
+
+def test_an_answer_that_comes_after_the_socket_moved_the_page_on_still_lands_in_place(new_page):
+    host = new_page()
+    enter_with_name(host, "Hal")
+    host.get_by_role("link", name="Open a table").click()
+    host.get_by_role("button", name="Open the table").click()
+    host.wait_for_function("document.querySelector('[ws-connect]') !== null")
+
+    # The seat's answer is held back until the websocket has brought the taken seat, which
+    # replaces the form that asked (as on a slow line, or a busy server answering late).
+    def late(route):
+        response = route.fetch()
+        time.sleep(0.5)  # the browser runs on: its socket's frame comes in meanwhile
+        route.fulfill(response=response)
+
+    host.route(re.compile(r"/seats/0/take/$"), late)
+    seat = host.locator("#seat-0")
+    with host.expect_response(re.compile(r"/seats/0/take/$")):
+        seat.get_by_role("button", name="Take seat").click()
+        expect(seat).to_contain_text("Leave seat")
+    expect(host.locator("#flash")).to_have_count(1)
+    assert host.evaluate("document.querySelector('#flash').parentElement.tagName") == "MAIN"

@@ -107,6 +107,19 @@ def test_refusals_to_htmx_requests_are_flash_fragments(person):
     body = response.content.decode()
     assert body.startswith('<div id="flash"')
     assert "Only the host" in body
+    assert response["HX-Retarget"] == "#flash" and response["HX-Reswap"] == "outerHTML"
+
+
+def test_an_htmx_answer_names_the_flash_area_it_replaces(person):
+    # The form that asked may be gone from the page when the answer comes (the websocket's
+    # frame for the same change came first): the answer, not the form, says where it goes.
+    _, ann = person("Ann")
+    table = open_table(ann)
+    bob_client, _ = person("Bob")
+    response = bob_client.post(f"/t/{table.slug}/seats/0/take/", HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert response.content.decode().startswith('<div id="flash"')
+    assert response["HX-Retarget"] == "#flash" and response["HX-Reswap"] == "outerHTML"
 
 
 def test_a_player_leaves_their_seat(person):
