@@ -343,6 +343,12 @@ def undo_player(game: OuterRef) -> Subquery:
     )
 
 
+def last_decider(game: OuterRef) -> Subquery:
+    """Who made the newest standing decision (NULL for a bot's, or before the first): with
+    `undo_player`, a page can say why that person has no undo."""
+    return Subquery(_standing(Action.objects.filter(game=game)).values("player")[:1])
+
+
 def _standing(actions: "models.QuerySet[Action]") -> "models.QuerySet[Action]":
     """Decisions still standing (not undone, not an undo's own row), the newest first."""
     return actions.filter(undone=False).exclude(key=UNDO).order_by("-version")

@@ -19,7 +19,17 @@ from django.utils.safestring import SafeString
 from . import caches, clocks, kits, summary, tutorials
 from .frames import as_part, board_frame
 from .identity import PLAYER_ACCESS
-from .models import Connection, Game, Seat, Table, TableStatus, one, seat_label, undo_player
+from .models import (
+    Connection,
+    Game,
+    Seat,
+    Table,
+    TableStatus,
+    last_decider,
+    one,
+    seat_label,
+    undo_player,
+)
 from .summary import Charts
 
 log = logging.getLogger(__name__)
@@ -153,6 +163,8 @@ class TableSnapshot:
     charts: Charts | None = None
     # The player who may take back the newest decision now (services.undoable_action), if any.
     undo_player: int | None = None
+    # The player who made the newest decision still standing (None: a bot, or none yet).
+    last_player: int | None = None
 
     @cached_property
     def seated_ids(self) -> set[int]:
@@ -171,7 +183,10 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     table = one(
         Table.objects.select_related("host", "rematch", "game_state")
         .defer("game_state__state", "game_state__opening", "game_state__initial")
-        .annotate(undo_player=undo_player(OuterRef("game_state__pk")))
+        .annotate(
+            undo_player=undo_player(OuterRef("game_state__pk")),
+            last_player=last_decider(OuterRef("game_state__pk")),
+        )
         .filter(pk=table_id)
     )
     if table is None:
@@ -195,14 +210,24 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
     game_row = getattr(table, "game_state", None)  # None: no game yet
     if game_row is not None and table.status in (TableStatus.STARTED, TableStatus.FINISHED):
         game = _game_state(table, game_row.pk, game_row.version)
-    undoing = table.undo_player if table.status == TableStatus.STARTED and game else None
-    snapshot = snapshot_of(table, seats, game, undoing)
+    playing = table.status == TableStatus.STARTED and game is not None
+    snapshot = snapshot_of(
+        table,
+        seats,
+        game,
+        table.undo_player if playing else None,
+        last_player=table.last_player if playing else None,
+    )
     snapshot.online, snapshot.away, snapshot.spectators = online, away, spectators
     return snapshot
 
 
 def snapshot_of(
-    table: Table, seats: list[Seat], game: object | None, undo_player: int | None
+    table: Table,
+    seats: list[Seat],
+    game: object | None,
+    undo_player: int | None,
+    last_player: int | None = None,
 ) -> TableSnapshot:
     """A snapshot from rows already read: `table` with its host (and rematch), `seats` in seat
     order with their players, the game's state at the table's version. The deciding process
@@ -230,7 +255,12 @@ def snapshot_of(
         players = {s.number: s.display_name for s in views}
         charts = summary.charts(row, kits.kit_for(table), game, players) if row else None
     return TableSnapshot(
-        table=table, seats=views, game=game, charts=charts, undo_player=undo_player
+        table=table,
+        seats=views,
+        game=game,
+        charts=charts,
+        undo_player=undo_player,
+        last_player=last_player,
     )
 
 
@@ -244,7 +274,10 @@ def pack_snapshot(snapshot: TableSnapshot, document: str) -> bytes:
     layer is the site's own, trusted with pickles as Django's Redis cache always is; no
     browser's input ever becomes a table message."""
     bare = TableSnapshot(
-        table=snapshot.table, seats=snapshot.seats, undo_player=snapshot.undo_player
+        table=snapshot.table,
+        seats=snapshot.seats,
+        undo_player=snapshot.undo_player,
+        last_player=snapshot.last_player,
     )
     return pickle.dumps((PACKED, bare, document), protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -336,6 +369,14 @@ def render_table_live(
         context["can_undo"] = (
             player_id is not None
             and snapshot.undo_player == player_id
+            and context["standing_in"] is None
+        )
+        # The newest decision is this person's own and may not be taken back: say why, where
+        # the undo button would be (it would otherwise just not come).
+        context["undo_refused"] = (
+            player_id is not None
+            and snapshot.last_player == player_id
+            and not context["can_undo"]
             and context["standing_in"] is None
         )
         # Who is away now, and since when (the page says for how long: static/js/clock.js).

@@ -507,7 +507,11 @@ def _apply(
         # broadcast that takes it; _touch bumps the locked row's version by one.
         table.version += 1
         snapshot = rendering.snapshot_of(
-            table, seats, new, player.pk if undoable and player else None
+            table,
+            seats,
+            new,
+            player.pk if undoable and player else None,
+            last_player=player.pk if player else None,
         )
         caches.offer_snapshot_on_commit(snapshot, document, realtime.seat_facts(seats))
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.

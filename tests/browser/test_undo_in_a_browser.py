@@ -123,6 +123,8 @@ def test_kilforth_an_undo_is_allowed_and_one_is_refused_after_a_die_roll(
     expect(rolls).to_have_count(before + 1)  # the die, in the log for all to see
     expect(rolls.last.locator(".dice")).to_be_visible()
     expect(undo).to_have_count(0)
+    # Where the button was, the page says why there is none.
+    expect(page.locator("#table-undo")).to_contain_text("Your last decision stands")
     version = board.get_attribute("data-version")
     _undo_anyway(page)
     expect(page.locator("#game-flash")).to_contain_text("Nothing of yours can be taken back now")

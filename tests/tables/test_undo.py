@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from games.kilforth import adapter
 from games.tables import kits, replays, services
 from games.tables.identity import PLAYER_ACCESS
-from games.tables.models import UNDO, Action, ChatMessage, Game
+from games.tables.models import UNDO, Action, ChatMessage, Game, TableStatus
 from games.tables.rendering import load_snapshot, render_table_live
 from tests.tables.helpers import receive_until, session_for, socket
 from tests.tables.test_game_flow import current_state, deciding, started_table
@@ -74,6 +74,34 @@ def test_a_decision_that_rolled_dice_or_drew_a_card_is_final():
     pytest.fail("no die was rolled")
 
 
+STANDS = "Your last decision stands"
+
+
+@pytest.mark.django_db
+def test_a_player_whose_last_decision_rolled_dice_is_told_why_it_cannot_be_taken_back():
+    table, players = started_table()
+    for _ in range(300):
+        state = current_state(table)
+        seat, options = deciding(state)
+        act(table, players[seat], options[0].key)
+        if current_state(table).rng != state.rng:
+            break
+    else:
+        pytest.fail("no die was rolled")
+    mine = render_table_live(load_snapshot(table.pk), players[seat].pk, PLAYER_ACCESS)
+    theirs = render_table_live(load_snapshot(table.pk), players[1 - seat].pk, PLAYER_ACCESS)
+    assert STANDS in mine and "Take back my last decision" not in mine
+    assert STANDS not in theirs
+    # Once anyone decides again, the newest decision is not that one: nothing more is said.
+    state = current_state(table)
+    if state.waiting_for:
+        after_seat, options = deciding(state)
+        act(table, players[after_seat], options[0].key)
+        other = players[1 - after_seat]
+        page = render_table_live(load_snapshot(table.pk), other.pk, PLAYER_ACCESS)
+        assert STANDS not in page
+
+
 @pytest.mark.django_db
 def test_another_player_cannot_take_back_my_decision_and_a_stale_undo_is_refused():
     table, players = started_table()
@@ -106,8 +134,15 @@ def test_the_page_offers_the_undo_to_exactly_the_player_an_undo_would_be_accepte
     for _ in range(150):
         game = Game.objects.get(table=table)
         target = game.undoable_action()
-        shown = load_snapshot(table.pk).undo_player
+        snapshot = load_snapshot(table.pk)
+        shown = snapshot.undo_player
         assert shown == (target.player_id if target else None)
+        # And who made the newest standing decision (the page says why they have no undo).
+        newest = (
+            Action.objects.filter(game=game, undone=False).exclude(key=UNDO).order_by("-version")
+        ).first()
+        playing = snapshot.table.status == TableStatus.STARTED
+        assert snapshot.last_player == (newest.player_id if newest and playing else None)
         offered += shown is not None
         if target is not None and undos < 8:
             services.do_undo(table, players[target.seat], game.version)
