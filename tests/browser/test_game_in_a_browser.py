@@ -194,10 +194,14 @@ def test_two_players_and_a_spectator_play_the_first_day_and_night(browser, serve
     screenshot(watcher, "game-spectator-phone")
 
 
-def test_a_solo_game_is_played_to_its_end_by_clicks(browser, served, screenshot):
-    settings = {**TABLE_DEFAULTS, "mode": "solo"}
-    seed = 2026
-    server = served(seed)
+SOLO = {**TABLE_DEFAULTS, "mode": "solo"}
+SOLO_SEED = 2026
+
+
+def solo_game_started(browser, served):
+    """(the server, Sol's page) once Sol has opened a solo table, sat and confirmed a hero; the
+    server deals from SOLO_SEED."""
+    server = served(SOLO_SEED)
     (player,) = contexts(browser, server, [(1280, 1000)])
     enter(player, "Sol")
     player.get_by_role("link", name="Open a table").click()
@@ -208,9 +212,14 @@ def test_a_solo_game_is_played_to_its_end_by_clicks(browser, served, screenshot)
     player.get_by_role("button", name="Start game").click()
     player.get_by_role("button", name="Confirm my hero").click()
     expect(player.locator("#game-board")).to_be_visible()
+    return server, player
 
-    state = adapter.setup(settings, [RANDOM_HERO], seed)
-    rng = random.Random(seed)
+
+def test_a_solo_game_is_played_to_its_end_by_clicks(browser, served, screenshot):
+    server, player = solo_game_started(browser, served)
+
+    state = adapter.setup(SOLO, [RANDOM_HERO], SOLO_SEED)
+    rng = random.Random(SOLO_SEED)
     for _ in range(2000):
         if state.result is not None:
             break
@@ -241,23 +250,11 @@ WATCH_SWAPS = """() => {
 
 
 def test_frames_replace_each_part_whole_without_htmx_walking_the_old_board(browser, served):
-    settings = {**TABLE_DEFAULTS, "mode": "solo"}
-    seed = 2026
-    server = served(seed)
-    (player,) = contexts(browser, server, [(1280, 1000)])
-    enter(player, "Sol")
-    player.get_by_role("link", name="Open a table").click()
-    player.get_by_label("Solo").check()
-    player.get_by_label("Hero seats").fill("1")
-    player.get_by_role("button", name="Open the table").click()
-    player.locator("#seat-0").get_by_role("button", name="Take seat").click()
-    player.get_by_role("button", name="Start game").click()
-    player.get_by_role("button", name="Confirm my hero").click()
-    expect(player.locator("#game-board")).to_be_visible()
+    server, player = solo_game_started(browser, served)
     player.evaluate(WATCH_SWAPS)
 
-    state = adapter.setup(settings, [RANDOM_HERO], seed)
-    rng = random.Random(seed)
+    state = adapter.setup(SOLO, [RANDOM_HERO], SOLO_SEED)
+    rng = random.Random(SOLO_SEED)
     frames = {}
     for _ in range(120):
         key = rng.choice(adapter.legal(state, 0)).key

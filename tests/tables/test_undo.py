@@ -57,21 +57,25 @@ def test_a_player_takes_back_a_decision_that_revealed_nothing_and_the_game_is_as
     assert replayed.to_dict() == after.to_dict()
 
 
-@pytest.mark.django_db
-def test_a_decision_that_rolled_dice_or_drew_a_card_is_final():
-    table, players = started_table()
-    for _ in range(300):
+def until_a_die_is_rolled(table, players, tries=300) -> int:
+    """Play first options until a decision rolls a die (or shuffles); the seat that made it."""
+    for _ in range(tries):
         state = current_state(table)
         seat, options = deciding(state)
         act(table, players[seat], options[0].key)
-        newest = Action.objects.filter(game__table=table).order_by("-version").first()
-        after = current_state(table)
-        if after.rng != state.rng:
-            assert not newest.undoable
-            with pytest.raises(services.Conflict, match="Nothing of yours can be taken back"):
-                services.do_undo(table, players[seat], after.version)
-            return
+        if current_state(table).rng != state.rng:
+            return seat
     pytest.fail("no die was rolled")
+
+
+@pytest.mark.django_db
+def test_a_decision_that_rolled_dice_or_drew_a_card_is_final():
+    table, players = started_table()
+    seat = until_a_die_is_rolled(table, players)
+    newest = Action.objects.filter(game__table=table).order_by("-version").first()
+    assert not newest.undoable
+    with pytest.raises(services.Conflict, match="Nothing of yours can be taken back"):
+        services.do_undo(table, players[seat], current_state(table).version)
 
 
 STANDS = "Your last decision stands"
@@ -80,14 +84,7 @@ STANDS = "Your last decision stands"
 @pytest.mark.django_db
 def test_a_player_whose_last_decision_rolled_dice_is_told_why_it_cannot_be_taken_back():
     table, players = started_table()
-    for _ in range(300):
-        state = current_state(table)
-        seat, options = deciding(state)
-        act(table, players[seat], options[0].key)
-        if current_state(table).rng != state.rng:
-            break
-    else:
-        pytest.fail("no die was rolled")
+    seat = until_a_die_is_rolled(table, players)
     mine = render_table_live(load_snapshot(table.pk), players[seat].pk, PLAYER_ACCESS)
     theirs = render_table_live(load_snapshot(table.pk), players[1 - seat].pk, PLAYER_ACCESS)
     assert STANDS in mine and "Take back my last decision" not in mine
