@@ -122,11 +122,12 @@ class DaphneServer:
             [sys.executable, "manage.py", *args],
             cwd=ROOT,
             env=self.env,
-            check=True,
             timeout=120,
             capture_output=True,
             text=True,
         )
+        if done.returncode != 0:  # what went wrong, not only that it did
+            raise AssertionError(f"manage.py {args[0]} failed:\n{done.stderr[-4000:]}")
         return done.stdout
 
     def start(self) -> None:
