@@ -184,7 +184,11 @@ def view(state: GameState, seat: int | None) -> dict:
 
 
 def to_json(state: GameState) -> str:
-    return orjson.dumps(state, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
+    """The state as a document that loads back to the same state, down to the order of every
+    mapping: the engine walks some of them (the units, for one) to list a decision's options,
+    so a document with sorted keys gave a process that loaded it other options, in another
+    order, than the process that kept the state it had made."""
+    return orjson.dumps(state, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 def from_json(text: str) -> GameState:
