@@ -222,7 +222,9 @@ async def test_a_change_landing_between_a_decision_and_its_broadcast_is_shown_af
     versions = []
 
     def renamed_first(table_id, lobby=True):
-        if not versions:
+        # The decision's own broadcast (lobby=False), not the presence announcement that the
+        # sockets' joining scheduled: that one may run first, or while the decision commits.
+        if not versions and not lobby:
             Player.objects.filter(pk=players[1].pk).update(name="Bobby")
             Table.objects.filter(pk=table_id).update(version=F("version") + 1)
             newer = realtime.table_message(table_id)
