@@ -86,9 +86,11 @@ async def refuse_flood_or_oversize(consumer: AsyncWebsocketConsumer, raw: str | 
     return False
 
 
-def error_frame(message: str, code: str = "bad_request") -> str:
-    # Both the page's flash and the board's own message area: the board may be scrolled to.
-    return render_to_string("tables/_error_frame.html", {"message": message, "code": code})
+def error_frame(message: str, code: str = "bad_request", board: bool = False) -> str:
+    """A refusal, shown once: `board`, a decision's (the board's own notice, `#game-flash`,
+    cleared by the next frame); else the page's flash (chat, a malformed or flooding socket)."""
+    context = {"message": message, "code": code, "board": board}
+    return render_to_string("tables/_error_frame.html", context)
 
 
 class Freshness:
@@ -195,6 +197,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # What this socket's page shows: the table state and the view it was rendered for.
         self.sent_key: tuple | None = None
         self.sent_view: tuple | None = None
+        self.shows_board = False  # whether the page this socket fed holds a game board
         self.limit = RateLimit()
         found = await database_sync_to_async(self._load)(slug)
         if found is None:
@@ -282,15 +285,18 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             except services.ServiceError as exc:
                 await self.send(text_data=error_frame(exc.message, exc.code))
             return
+        # A decision's refusal shows on the board it was made on; anything else (or a decision
+        # sent from a page with no board), in the page's flash.
+        board = message.get("action") in ("act", "undo") and self.shows_board
         try:
             update = await database_sync_to_async(self._dispatch)(message)
         except services.Stale as exc:
             # A late or replayed answer: show where the game stands now, then say why.
             self.sent_key = None
             await self.send_current()
-            await self.send(text_data=error_frame(exc.message, exc.code))
+            await self.send(text_data=error_frame(exc.message, exc.code, board))
         except services.ServiceError as exc:
-            await self.send(text_data=error_frame(exc.message, exc.code))
+            await self.send(text_data=error_frame(exc.message, exc.code, board))
             return
         if update is not None:
             # The player who decided sees the result first: this socket renders its own view
@@ -423,6 +429,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             snapshot = caches.presenced(state_key) or _with_presence(base, event, state_key)
         player_id = self.player_id
         access = self.access
+        self.shows_board = snapshot.game is not None
         self.seated = player_id is not None and player_id in snapshot.seated_ids
         if self.seated:
             access = PLAYER_ACCESS

@@ -100,6 +100,8 @@ async def test_a_stale_decision_is_refused_and_the_sender_gets_the_current_state
     await sockets[seat].send_to(text_data=message)  # a double click
     frame = await receive_until(sockets[seat], 'data-error="stale"')
     assert "moved on" in frame
+    # Said once, on the board the decision was made on (not again in the page's flash).
+    assert 'id="game-flash"' in frame and 'id="flash"' not in frame
     game = await db(Game.objects.get)(table=table)
     assert await db(game.actions.count)() == 1
     for communicator in sockets.values():
