@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from threading import Lock
 
 import orjson
-from django.utils.safestring import SafeData
 
 from games.kilforth.engine.events import EVENTS, Ctx
 
@@ -41,27 +40,6 @@ class LogLine:
     dice: list[dict] = field(default_factory=list)
     fallback: bool = False
 
-    def memo_key(self) -> bytes:
-        """Everything a template can show of this line, as bytes (board/parts.py keys a log row
-        by it); computed once per line, and lines are never changed once made."""
-        key = self.__dict__.get("_memo_key")
-        if key is None:
-            key = orjson.dumps(
-                [
-                    self.kind,
-                    str.__str__(self.text),
-                    isinstance(self.text, SafeData),
-                    self.day,
-                    sorted(self.seats),
-                    self.minor,
-                    self.tone,
-                    self.dice,
-                    self.fallback,
-                ]
-            )
-            self.__dict__["_memo_key"] = key
-        return key
-
 
 @dataclass(frozen=True)
 class LogRow:
@@ -72,9 +50,6 @@ class LogRow:
     mine: bool
     new_day: bool
     day: int
-
-    def memo_key(self) -> tuple:
-        return (self.line.memo_key(), self.mine, self.new_day, self.day)
 
 
 def faces(event: dict, success_min: int = 5) -> list[dict]:

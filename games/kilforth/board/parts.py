@@ -69,9 +69,6 @@ def _key(value: object) -> object:
     # keeps apart what a template tells apart (a SafeString from a str, a set's members).
     if isinstance(value, str | int | bool | None) or type(value) is tuple:
         return value
-    memo_key = getattr(value, "memo_key", None)
-    if memo_key is not None:  # a value that knows its own key (a log row)
-        return memo_key()
     try:
         return orjson.dumps(value, default=_plain, option=_KEY_OPTIONS)
     except TypeError:
