@@ -127,3 +127,31 @@ def test_a_websocket_swap_keeps_focus_an_open_card_and_what_was_folded(browser, 
     assert page.is_checked("#kb-act-fold"), "hx-preserve keeps the folded bar folded"
     assert not page.locator("form.choice button").first.is_visible()
     page.close()
+
+
+def test_the_night_darkens_the_map_and_the_day_lifts_it_through_the_status_part(browser):  # noqa: F811
+    """The phase is said by the status part alone (a partial frame brings it), and the map
+    follows it: darker at night, back to day colours once the status says daylight."""
+    from tests.browser.conftest import SCREENSHOTS
+
+    from .games import playout
+
+    states = playout("gloom", "solo", 1)
+    night = next(s for s in states if s.phase == "night")
+    day = next(s for s in states if s.phase == "daylight" and s.day > night.day)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_content(page_html(framed(night, 0)))
+    wrap = page.locator(".kb-map-wrap")
+
+    def shade() -> str:
+        return wrap.evaluate("el => getComputedStyle(el).backgroundColor")
+
+    dark = shade()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "board-night-desktop.png"))
+    # Only the status part is swapped in, as a partial frame would: the map lightens.
+    status = framed(day, 0).split("<!--[kb-status-->", 1)[1].split("<!--]-->", 1)[0]
+    page.evaluate("html => { document.getElementById('kb-status').outerHTML = html; }", status)
+    assert shade() != dark
+    assert dark == "rgb(42, 47, 69)"  # the night's own colour (#2a2f45)
+    page.close()

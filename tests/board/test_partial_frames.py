@@ -47,7 +47,9 @@ def test_every_step_of_a_game_patched_part_by_part_equals_the_board_rendered_who
                 page = apply_frame(page, frame)
             assert page == html, f"version {state.version} as seen by {viewer}"
             before = after
-    assert partial > whole, "most decisions should need only some parts"
+    # The skeleton holds nothing a decision changes (the phase, the turn): each frame after the
+    # first is its parts (a whole board resent also loses what the page had open or scrolled).
+    assert partial and not whole
 
 
 def test_a_decision_sends_a_small_share_of_the_board():
@@ -71,11 +73,18 @@ def test_each_part_is_one_element_carrying_the_id_its_markers_name():
 
 
 def test_a_page_is_not_patched_from_a_rendering_with_another_skeleton():
+    state = playout("gloom", "solo", 1)[10]
+    seat = Rendering.of(board(state, 0), 0)
+    # A spectator's board differs from the seat's outside every part: only the whole will do.
+    assert Rendering.of(board(state, None), 0).changed_since(seat) is None
+
+
+def test_the_night_darkens_the_board_from_the_status_part():
     states = playout("gloom", "solo", 1)
-    day = Rendering.of(board(states[0], 0), 0)
-    # The phase is a class on the board itself, outside every part: only the whole will do.
-    later = next(s for s in states if s.phase != states[0].phase)
-    assert Rendering.of(board(later, 0), 0).changed_since(day) is None
+    night = next(s for s in states if s.phase == "night")
+    html = board(night, 0)
+    assert 'id="kb-status" class="kb-status" data-phase="night"' in html
+    assert "kb-phase" not in html  # nothing outside the parts says it
 
 
 def test_a_partial_frame_clears_the_last_error_as_a_whole_board_does():

@@ -249,6 +249,23 @@ WATCH_SWAPS = """() => {
 }"""
 
 
+def resync(page) -> None:
+    """Ask over the page's own socket for the whole current page (as a reconnected page does)."""
+    page.evaluate(
+        """() => {
+            const form = document.createElement("form");
+            form.setAttribute("ws-send", "");
+            form.innerHTML = '<input type="hidden" name="action" value="resync">'
+                + '<button type="submit" id="ask-resync">Resync</button>';
+            document.getElementById("table-undo").appendChild(form);
+            htmx.process(form);
+        }"""
+    )
+    whole = page.evaluate("window.__frames.whole")
+    page.locator("#ask-resync").click()
+    page.wait_for_function("n => window.__frames.whole > n", arg=whole)
+
+
 def test_frames_replace_each_part_whole_without_htmx_walking_the_old_board(browser, served):
     server, player = solo_game_started(browser, served)
     player.evaluate(WATCH_SWAPS)
@@ -256,11 +273,15 @@ def test_frames_replace_each_part_whole_without_htmx_walking_the_old_board(brows
     state = adapter.setup(SOLO, [RANDOM_HERO], SOLO_SEED)
     rng = random.Random(SOLO_SEED)
     frames = {}
-    for _ in range(120):
+    for turn in range(120):
         key = rng.choice(adapter.legal(state, 0)).key
         click_choice(player, key, state.version)
         state = adapter.act(state, 0, key)
         spectator_matches(player, state)
+        if turn == 5:
+            # No decision changes the page outside its parts (test_whole_frames.py): the whole
+            # page comes when a socket asks for it, as a reconnected one does.
+            resync(player)
         frames = player.evaluate("window.__frames")
         if frames["whole"] and frames["partial"] >= 10:
             break

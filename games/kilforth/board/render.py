@@ -155,7 +155,6 @@ def board_context(
         "slug": table_slug,
         "edition": picture.get("edition", ""),
         "mode": picture.get("mode", ""),
-        "phase": picture.get("phase", ""),
         "status": _status(picture, person),
         "decision": _decision(picture, viewer, person, succ_min),
         "cells": _cells(picture, viewer, person, online, public),
