@@ -13,7 +13,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
-from . import caches, clocks, heartbeat, kits, names, realtime, rendering, replays, tutorials
+from . import caches, clocks, heartbeat, kits, names, realtime, rendering, replays, rows, tutorials
 from .identity import PLAYER_ACCESS
 from .models import (
     LIVE_STATUSES,
@@ -135,20 +135,12 @@ def _locked_table(table: Table) -> Table:
 def _decision_rows(table: Table) -> tuple[Table, list[Seat]]:
     """What a decision reads, under the table's lock, in two statements: the table with its
     host and its game's id and version (not the game's documents), and every seat with its
-    player, in seat order. Only the table's row is locked."""
-    found = one(
-        Table.objects.select_for_update(of=("self",))
-        .select_related("host", "game_state")
-        .defer("game_state__state", "game_state__opening", "game_state__initial")
-        .filter(pk=table.pk)
-    )
+    player, in seat order. Only the table's row is locked. Read without the ORM's compiler
+    (rows.py), as the statements every decision runs."""
+    found = rows.decision_rows(table.pk)
     if found is None:
         raise NotFound("This table no longer exists.")
-    seats = sorted(
-        Seat.objects.filter(table=found).select_related("player").order_by(),
-        key=lambda s: s.number,
-    )
-    return found, seats
+    return found
 
 
 def check_open(table: Table) -> None:

@@ -1,0 +1,158 @@
+"""A decision's reads, without Django's query compiler.
+
+Every decision reads its table (locked), the table's host and game, and every seat with its
+player (`services._decision_rows`). Through the ORM, compiling those two statements cost more
+than running them: about 2 ms of CPU a decision on this machine, most of it building and
+compiling one column expression per field, again for every decision (docs/benchmarks.md). Here
+each statement's SQL and each column's converters are made once per database vendor, and the rows
+are turned into the same model instances the ORM builds: `Model.from_db` with the values the
+field converters gave, the related rows put in the caches `select_related` fills, the fields left
+out deferred.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection
+from django.db.models import Model
+
+from .models import Game, Player, Seat, Table
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Some concrete columns of one model under a table alias, as SQL and as converters."""
+
+    model: type[Model]
+    attnames: tuple[str, ...]
+    sql: str
+    converters: tuple[tuple[int, tuple[Converter, ...], Any], ...]
+
+    @classmethod
+    def of(cls, model: type[Model], alias: str, leave_out: Sequence[str] = ()) -> Columns:
+        fields = [f for f in model._meta.concrete_fields if f.name not in leave_out]
+        assert fields[0].primary_key  # `build` tells a missing joined row by it
+        quote = connection.ops.quote_name
+        sql = ", ".join(f"{quote(alias)}.{quote(f.column)}" for f in fields)
+        converters = []
+        for i, field in enumerate(fields):
+            col = field.get_col(alias)
+            # As the compiler applies them: the backend's, then the field's own.
+            found = (*connection.ops.get_db_converters(col), *col.get_db_converters(connection))
+            if found:
+                converters.append((i, found, col))
+        return cls(model, tuple(f.attname for f in fields), sql, tuple(converters))
+
+    @property
+    def width(self) -> int:
+        return len(self.attnames)
+
+    def build(self, row: Sequence[Any], start: int) -> Model | None:
+        """The instance in `row[start:start + width]`; None for a left join that found none."""
+        values = list(row[start : start + self.width])
+        if values[0] is None:  # the primary key comes first: no row was joined
+            return None
+        for i, converters, col in self.converters:
+            value = values[i]
+            for convert in converters:
+                value = convert(value, col, connection)
+            values[i] = value
+        return self.model.from_db(connection.alias, self.attnames, values)
+
+
+@dataclass(frozen=True)
+class Statements:
+    table: str
+    seats: str
+    table_columns: Columns
+    host_columns: Columns
+    game_columns: Columns
+    seat_columns: Columns
+    player_columns: Columns
+
+
+_made: dict[tuple[str, str], Statements] = {}
+
+
+def _statements() -> Statements:
+    key = (connection.alias, connection.vendor)
+    found = _made.get(key)
+    if found is not None:
+        return found
+    quote = connection.ops.quote_name
+    table = Columns.of(Table, "t")
+    host = Columns.of(Player, "h")
+    # Not the game's documents: the state is cached, the first state and opening are for replays.
+    game = Columns.of(Game, "g", leave_out=("state", "opening", "initial"))
+    seat = Columns.of(Seat, "s")
+    player = Columns.of(Player, "p")
+    # Only the table's row is locked (the seats are written under its lock); SQLite has no row
+    # locks and needs none: its transactions begin IMMEDIATE, one writer at a time.
+    lock = f" FOR UPDATE OF {quote('t')}" if connection.features.has_select_for_update_of else ""
+    made = Statements(
+        table=(
+            f"SELECT {table.sql}, {host.sql}, {game.sql}"
+            f" FROM {quote(Table._meta.db_table)} {quote('t')}"
+            f" LEFT OUTER JOIN {quote(Player._meta.db_table)} {quote('h')}"
+            f" ON {quote('h')}.{quote('id')} = {quote('t')}.{quote('host_id')}"
+            f" LEFT OUTER JOIN {quote(Game._meta.db_table)} {quote('g')}"
+            f" ON {quote('g')}.{quote('table_id')} = {quote('t')}.{quote('id')}"
+            f" WHERE {quote('t')}.{quote('id')} = %s{lock}"
+        ),
+        seats=(
+            f"SELECT {seat.sql}, {player.sql}"
+            f" FROM {quote(Seat._meta.db_table)} {quote('s')}"
+            f" LEFT OUTER JOIN {quote(Player._meta.db_table)} {quote('p')}"
+            f" ON {quote('p')}.{quote('id')} = {quote('s')}.{quote('player_id')}"
+            f" WHERE {quote('s')}.{quote('table_id')} = %s"
+        ),
+        table_columns=table,
+        host_columns=host,
+        game_columns=game,
+        seat_columns=seat,
+        player_columns=player,
+    )
+    _made[key] = made
+    return made
+
+
+_HOST = Table._meta.get_field("host")
+_GAME = Table._meta.get_field("game_state")  # the reverse side of Game.table
+_GAME_TABLE = Game._meta.get_field("table")
+_SEAT_PLAYER = Seat._meta.get_field("player")
+
+
+def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
+    """The table (locked, in the caller's transaction) with its host and its game's id and
+    version, and its seats in seat order with their players; None if the table is gone. The
+    same instances as `select_related` gives (`tests/tables/test_rows.py`)."""
+    made = _statements()
+    with connection.cursor() as cursor:
+        cursor.execute(made.table, [table_id])
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        cursor.execute(made.seats, [table_id])
+        seat_rows = cursor.fetchall()
+    columns = made.table_columns
+    table = columns.build(row, 0)
+    start = columns.width
+    host = made.host_columns.build(row, start)
+    _HOST.set_cached_value(table, host)
+    game = made.game_columns.build(row, start + made.host_columns.width)
+    _GAME.set_cached_value(table, game)
+    if game is not None:
+        _GAME_TABLE.set_cached_value(game, table)
+    seats = []
+    width = made.seat_columns.width
+    for seat_row in seat_rows:
+        seat = made.seat_columns.build(seat_row, 0)
+        _SEAT_PLAYER.set_cached_value(seat, made.player_columns.build(seat_row, width))
+        seats.append(seat)
+    seats.sort(key=lambda s: s.number)
+    return table, seats

@@ -1,0 +1,70 @@
+"""A decision's reads without the ORM's compiler give the instances the ORM gives."""
+
+import pytest
+from django.db import transaction
+
+from games.tables import rows
+from games.tables.models import Player, Seat, Table
+from tests.tables.helpers import open_table
+from tests.tables.test_game_flow import started_table
+
+pytestmark = pytest.mark.django_db
+
+
+def fields_of(instance) -> dict:
+    """An instance's field values as loaded (deferred fields left out), without its caches."""
+    if instance is None:
+        return {}
+    loaded = {f.attname for f in instance._meta.concrete_fields} - instance.get_deferred_fields()
+    # With each value's type: 1 == True and a naive time == an aware one would hide a converter.
+    values = {name: getattr(instance, name) for name in sorted(loaded)}
+    return {
+        name: (type(v).__name__, v, getattr(v, "tzinfo", None)) for name, v in values.items()
+    } | {"deferred": sorted(instance.get_deferred_fields())}
+
+
+def orm_rows(table_id: int) -> tuple[Table, list[Seat]]:
+    table = (
+        Table.objects.select_related("host", "game_state")
+        .defer("game_state__state", "game_state__opening", "game_state__initial")
+        .get(pk=table_id)
+    )
+    seats = sorted(
+        Seat.objects.filter(table=table).select_related("player"), key=lambda s: s.number
+    )
+    return table, seats
+
+
+def assert_same(table_id: int) -> None:
+    with transaction.atomic():
+        table, seats = rows.decision_rows(table_id)
+    expected, expected_seats = orm_rows(table_id)
+    assert fields_of(table) == fields_of(expected)
+    assert fields_of(table.host) == fields_of(expected.host)
+    game = getattr(table, "game_state", None)
+    expected_game = getattr(expected, "game_state", None)
+    assert fields_of(game) == fields_of(expected_game)
+    if game is not None:
+        assert game.table is table  # as select_related links them
+        assert game.get_deferred_fields() == {"state", "opening", "initial"}
+    assert [fields_of(s) for s in seats] == [fields_of(s) for s in expected_seats]
+    assert [fields_of(s.player) for s in seats] == [fields_of(s.player) for s in expected_seats]
+    assert all(not s._state.adding and s._state.db == "default" for s in seats)
+
+
+def test_a_started_tables_rows_are_the_ones_the_orm_reads():
+    table, players = started_table(names=("Ann", "Bob", "Cy"))
+    Seat.objects.filter(table=table, number=2).update(bot="heuristic", player=None)
+    assert_same(table.pk)
+
+
+def test_an_open_table_with_a_free_seat_and_no_game_reads_the_same_too():
+    table = open_table(Player.objects.create(name="Hal"), seat_count=3)
+    assert_same(table.pk)
+
+
+def test_a_table_that_is_gone_reads_as_none():
+    table = open_table(Player.objects.create(name="Hal"), seat_count=2)
+    Table.objects.filter(pk=table.pk).delete()
+    with transaction.atomic():
+        assert rows.decision_rows(table.pk) is None
