@@ -165,6 +165,7 @@ def sync(
     it (bots have no clock) or nobody sits in it. `seats`: the table's Seat rows, if the caller
     has read them in this transaction (they are settled in place); else they are read here.
     """
+    from . import rows
     from .models import Seat
 
     pace = pace_of(table)
@@ -200,7 +201,7 @@ def sync(
                 else None
             )
         if (seat.bank_ms, seat.waiting_since, seat.deadline) != before:
-            seat.save(update_fields=["bank_ms", "waiting_since", "deadline"])
+            rows.save_fields(seat, ("bank_ms", "waiting_since", "deadline"))
             changed = True
     return changed
 

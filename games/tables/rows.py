@@ -156,3 +156,60 @@ def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
         seats.append(seat)
     seats.sort(key=lambda s: s.number)
     return table, seats
+
+
+# -- a decision's writes ----------------------------------------------------------------------
+
+_updates: dict[tuple, tuple[str, tuple]] = {}
+
+
+def _update_statement(model: type[Model], names: tuple[str, ...], where: tuple[str, ...]) -> tuple:
+    """(SQL, fields to set) of `UPDATE model SET names... WHERE where... = %s`, made once."""
+    key = (connection.alias, connection.vendor, model, names, where)
+    found = _updates.get(key)
+    if found is None:
+        quote = connection.ops.quote_name
+        fields = tuple(model._meta.get_field(name) for name in names)
+        sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+        wheres = " AND ".join(f"{quote(_field(model, name).column)} = %s" for name in where)
+        found = _updates[key] = (
+            f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {wheres}",
+            fields,
+        )
+    return found
+
+
+def _field(model: type[Model], name: str) -> Any:
+    return model._meta.pk if name == "pk" else model._meta.get_field(name)
+
+
+def update(model: type[Model], values: dict[str, Any], **where: Any) -> int:
+    """`model.objects.filter(**where).update(**values)` for plain values (no expressions, no
+    auto_now: as QuerySet.update), each prepared by its field as the ORM prepares it; the
+    number of rows changed."""
+    sql, fields = _update_statement(model, tuple(values), tuple(where))
+    params = [
+        f.get_db_prep_save(v, connection) for f, v in zip(fields, values.values(), strict=True)
+    ]
+    params += [_field(model, name).get_db_prep_value(v, connection) for name, v in where.items()]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
+
+
+def save_fields(instance: Model, names: tuple[str, ...]) -> None:
+    """`instance.save(update_fields=names)` for fields with no pre-save behaviour (no auto_now),
+    and no signals (none are connected to these models)."""
+    update(type(instance), {name: getattr(instance, name) for name in names}, pk=instance.pk)
+
+
+def bump_version(table_id: int) -> None:
+    """The table's version, one up (every change a table's viewers are shown makes one)."""
+    quote = connection.ops.quote_name
+    column = quote("version")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {quote(Table._meta.db_table)} SET {column} = {column} + 1"
+            f" WHERE {quote('id')} = %s",
+            [table_id],
+        )

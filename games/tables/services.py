@@ -464,8 +464,8 @@ def _apply(
         raise ServiceError(exc.reason) from exc
     version = kit.version(new)
     document = kit.dump(new)
-    saved = Game.objects.filter(pk=game.pk, version=seen_version).update(
-        state=document, version=version
+    saved = rows.update(
+        Game, {"state": document, "version": version}, pk=game.pk, version=seen_version
     )
     if saved != 1:
         raise Stale("The game had moved on; here is where it stands now.")
@@ -836,7 +836,7 @@ def _chat_line(table: Table, text: str) -> None:
 
 
 def _touch(table: Table, lobby: bool = True) -> None:
-    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    rows.bump_version(table.pk)
     _after_commit(table, lobby)
 
 

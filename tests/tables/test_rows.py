@@ -1,10 +1,13 @@
 """A decision's reads without the ORM's compiler give the instances the ORM gives."""
 
+from datetime import timedelta
+
 import pytest
 from django.db import transaction
+from django.utils import timezone
 
 from games.tables import rows
-from games.tables.models import Player, Seat, Table
+from games.tables.models import Game, Player, Seat, Table
 from tests.tables.helpers import open_table
 from tests.tables.test_game_flow import started_table
 
@@ -68,3 +71,35 @@ def test_a_table_that_is_gone_reads_as_none():
     Table.objects.filter(pk=table.pk).delete()
     with transaction.atomic():
         assert rows.decision_rows(table.pk) is None
+
+
+def test_a_conditional_update_changes_the_row_only_at_the_version_named():
+    table, _ = started_table()
+    game = Game.objects.get(table=table)
+    assert (
+        rows.update(Game, {"state": "{}", "version": 99}, pk=game.pk, version=game.version + 1) == 0
+    )
+    assert rows.update(Game, {"state": "{}", "version": 99}, pk=game.pk, version=game.version) == 1
+    game.refresh_from_db()
+    assert (game.state, game.version) == ("{}", 99)
+
+
+def test_a_seats_clock_fields_are_saved_as_the_orm_saves_them():
+    table, _ = started_table()
+    seat = Seat.objects.get(table=table, number=1)
+    moment = timezone.now().replace(microsecond=123456)
+    seat.bank_ms, seat.waiting_since, seat.deadline = 4321, moment, moment + timedelta(minutes=3)
+    rows.save_fields(seat, ("bank_ms", "waiting_since", "deadline"))
+    saved = Seat.objects.get(pk=seat.pk)
+    assert (saved.bank_ms, saved.waiting_since, saved.deadline) == (4321, moment, seat.deadline)
+    seat.waiting_since = seat.deadline = None
+    rows.save_fields(seat, ("waiting_since", "deadline"))
+    saved.refresh_from_db()
+    assert (saved.bank_ms, saved.waiting_since, saved.deadline) == (4321, None, None)
+
+
+def test_a_tables_version_goes_one_up():
+    table = open_table(Player.objects.create(name="Hal"), seat_count=2)
+    rows.bump_version(table.pk)
+    rows.bump_version(table.pk)
+    assert Table.objects.get(pk=table.pk).version == table.version + 2
