@@ -30,6 +30,7 @@ from .models import (
     seat_label,
     undo_player,
 )
+from .rows import presence_rows
 from .summary import Charts
 
 log = logging.getLogger(__name__)
@@ -54,7 +55,7 @@ def read_presence(table_id: int) -> tuple[list[int], int]:
 
 def presence_among(table_id: int, host_id: int | None, seated: set[int]) -> tuple[list[int], int]:
     """`read_presence` for a caller that has read the host and the seated players already."""
-    viewers = Connection.objects.filter(table_id=table_id).values_list("viewer", "player_id")
+    viewers = presence_rows(table_id)
     online = sorted({pid for _, pid in viewers if pid in seated})
     watchers = {viewer for viewer, pid in viewers if pid not in seated and pid != host_id}
     return online, len(watchers)

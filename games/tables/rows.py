@@ -19,7 +19,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import Model
 
-from .models import Game, Player, Seat, Table
+from .models import Connection, Game, Player, Seat, Table
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -213,3 +213,38 @@ def bump_version(table_id: int) -> None:
             f" WHERE {quote('id')} = %s",
             [table_id],
         )
+
+
+_inserts: dict[tuple, tuple[str, tuple]] = {}
+
+
+def insert(instance: Model) -> None:
+    """`instance.save()` of a new row whose id the caller does not need (a decision's Action):
+    every field but the automatic key, each given its pre-save value (`auto_now_add`) and
+    prepared as the ORM prepares it; no signals (none are connected)."""
+    model = type(instance)
+    key = (connection.alias, connection.vendor, model)
+    found = _inserts.get(key)
+    if found is None:
+        quote = connection.ops.quote_name
+        fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
+        columns = ", ".join(quote(f.column) for f in fields)
+        marks = ", ".join("%s" for _ in fields)
+        sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
+        found = _inserts[key] = (sql, fields)
+    sql, fields = found
+    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+
+
+def presence_rows(table_id: int) -> list[tuple[str, int | None]]:
+    """(viewer, player id) of every open socket on a table (`Connection` rows)."""
+    quote = connection.ops.quote_name
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {quote('viewer')}, {quote('player_id')}"
+            f" FROM {quote(Connection._meta.db_table)} WHERE {quote('table_id')} = %s",
+            [table_id],
+        )
+        return cursor.fetchall()

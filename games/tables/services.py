@@ -472,16 +472,18 @@ def _apply(
     game.version = version  # the row as saved (the table's rows below show this version)
     # A person's own decision only (a bot's, a stand-in's or an expired clock's is final).
     undoable = bot is None and not seat.bot and kit.undoable(state, new)
-    Action.objects.create(
-        game=game,
-        version=version,
-        seat=seat.number,
-        key=key,
-        player=player,
-        bot=seat.bot if bot is None else bot,
-        events=kit.events(state, new),
-        progress=list(kit.progress(new)),
-        undoable=undoable,
+    rows.insert(
+        Action(
+            game=game,
+            version=version,
+            seat=seat.number,
+            key=key,
+            player=player,
+            bot=seat.bot if bot is None else bot,
+            events=kit.events(state, new),
+            progress=list(kit.progress(new)),
+            undoable=undoable,
+        )
     )
     caches.remember_on_commit(table.slug, version, new)
     if table.tutorial:

@@ -7,7 +7,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.tables import rows
-from games.tables.models import Game, Player, Seat, Table
+from games.tables.models import Action, Connection, Game, Player, Seat, Table
 from tests.tables.helpers import open_table
 from tests.tables.test_game_flow import started_table
 
@@ -103,3 +103,40 @@ def test_a_tables_version_goes_one_up():
     rows.bump_version(table.pk)
     rows.bump_version(table.pk)
     assert Table.objects.get(pk=table.pk).version == table.version + 2
+
+
+def test_an_action_is_inserted_as_the_orm_creates_it():
+    table, players = started_table()
+    game = Game.objects.get(table=table)
+    made = dict(
+        game=game,
+        version=77,
+        seat=1,
+        key="move:x",
+        player=players[1],
+        bot="",
+        events=[{"e": "moved", "to": "s.x", "faces": [5, 6]}, {"e": "note", "text": "é ü"}],
+        progress=[3, [0.5, 0.25]],
+        undoable=True,
+    )
+    rows.insert(Action(**made))
+    Action.objects.create(**(made | {"version": 78}))
+    ours, theirs = Action.objects.filter(version__in=[77, 78]).order_by("version")
+    skip = {"id", "version", "created"}
+    assert {k: v for k, v in fields_of(ours).items() if k not in skip} == {
+        k: v for k, v in fields_of(theirs).items() if k not in skip
+    }
+    assert ours.events[1]["text"] == "é ü" and ours.undone is False and ours.restored == ""
+    assert abs(ours.created - theirs.created) < timedelta(seconds=5)
+    assert fields_of(ours)["created"][2] is not None  # aware, as the ORM's
+
+
+def test_the_presence_rows_are_the_tables_open_sockets():
+    table, players = started_table()
+    Connection.objects.create(
+        table=table, channel_name="a", viewer=str(players[0].pk), player=players[0]
+    )
+    Connection.objects.create(table=table, channel_name="b", viewer="anon-key")
+    assert sorted(rows.presence_rows(table.pk), key=str) == sorted(
+        Connection.objects.filter(table=table).values_list("viewer", "player_id"), key=str
+    )
