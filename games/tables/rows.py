@@ -1,13 +1,15 @@
-"""A decision's reads, without Django's query compiler.
+"""A decision's statements, without Django's query compiler.
 
 Every decision reads its table (locked), the table's host and game, and every seat with its
-player (`services._decision_rows`). Through the ORM, compiling those two statements cost more
-than running them: about 2 ms of CPU a decision on this machine, most of it building and
-compiling one column expression per field, again for every decision (docs/benchmarks.md). Here
-each statement's SQL and each column's converters are made once per database vendor, and the rows
-are turned into the same model instances the ORM builds: `Model.from_db` with the values the
-field converters gave, the related rows put in the caches `select_related` fills, the fields left
-out deferred.
+player (`services._decision_rows`); it writes the game, its `Action`, the seats' clocks and the
+table's version; its broadcast reads who is watching. Through the ORM, compiling those statements
+cost more than running them: about 2 ms of CPU a decision for the two reads alone on this
+machine, most of it building and compiling one column expression per field, again for every
+decision (docs/benchmarks.md). Here each statement's SQL and each column's converters are made
+once per database, and the rows are turned into the same model instances the ORM builds:
+`Model.from_db` with the values the field converters gave, the related rows put in the caches
+`select_related` fills, the fields left out deferred. A write's values are prepared by their
+fields, as the ORM prepares them. Every name in the SQL comes from the models' `_meta`.
 """
 
 from __future__ import annotations
@@ -76,6 +78,12 @@ class Statements:
     player_columns: Columns
 
 
+_HOST = Table._meta.get_field("host")
+_GAME = Table._meta.get_field("game_state")  # the reverse side of Game.table
+_GAME_TABLE = Game._meta.get_field("table")
+_SEAT_PLAYER = Seat._meta.get_field("player")
+_SEAT_TABLE = Seat._meta.get_field("table")
+
 _made: dict[tuple[str, str], Statements] = {}
 
 
@@ -94,22 +102,26 @@ def _statements() -> Statements:
     # Only the table's row is locked (the seats are written under its lock); SQLite has no row
     # locks and needs none: its transactions begin IMMEDIATE, one writer at a time.
     lock = f" FOR UPDATE OF {quote('t')}" if connection.features.has_select_for_update_of else ""
+
+    def col(alias: str, field: Any) -> str:
+        return f"{quote(alias)}.{quote(field.column)}"
+
     made = Statements(
         table=(
             f"SELECT {table.sql}, {host.sql}, {game.sql}"
             f" FROM {quote(Table._meta.db_table)} {quote('t')}"
             f" LEFT OUTER JOIN {quote(Player._meta.db_table)} {quote('h')}"
-            f" ON {quote('h')}.{quote('id')} = {quote('t')}.{quote('host_id')}"
+            f" ON {col('h', Player._meta.pk)} = {col('t', _HOST)}"
             f" LEFT OUTER JOIN {quote(Game._meta.db_table)} {quote('g')}"
-            f" ON {quote('g')}.{quote('table_id')} = {quote('t')}.{quote('id')}"
-            f" WHERE {quote('t')}.{quote('id')} = %s{lock}"
+            f" ON {col('g', _GAME_TABLE)} = {col('t', Table._meta.pk)}"
+            f" WHERE {col('t', Table._meta.pk)} = %s{lock}"
         ),
         seats=(
             f"SELECT {seat.sql}, {player.sql}"
             f" FROM {quote(Seat._meta.db_table)} {quote('s')}"
             f" LEFT OUTER JOIN {quote(Player._meta.db_table)} {quote('p')}"
-            f" ON {quote('p')}.{quote('id')} = {quote('s')}.{quote('player_id')}"
-            f" WHERE {quote('s')}.{quote('table_id')} = %s"
+            f" ON {col('p', Player._meta.pk)} = {col('s', _SEAT_PLAYER)}"
+            f" WHERE {col('s', _SEAT_TABLE)} = %s"
         ),
         table_columns=table,
         host_columns=host,
@@ -119,12 +131,6 @@ def _statements() -> Statements:
     )
     _made[key] = made
     return made
-
-
-_HOST = Table._meta.get_field("host")
-_GAME = Table._meta.get_field("game_state")  # the reverse side of Game.table
-_GAME_TABLE = Game._meta.get_field("table")
-_SEAT_PLAYER = Seat._meta.get_field("player")
 
 
 def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
@@ -206,11 +212,11 @@ def save_fields(instance: Model, names: tuple[str, ...]) -> None:
 def bump_version(table_id: int) -> None:
     """The table's version, one up (every change a table's viewers are shown makes one)."""
     quote = connection.ops.quote_name
-    column = quote("version")
+    column = quote(Table._meta.get_field("version").column)
     with connection.cursor() as cursor:
         cursor.execute(
             f"UPDATE {quote(Table._meta.db_table)} SET {column} = {column} + 1"
-            f" WHERE {quote('id')} = %s",
+            f" WHERE {quote(Table._meta.pk.column)} = %s",
             [table_id],
         )
 
@@ -242,9 +248,11 @@ def presence_rows(table_id: int) -> list[tuple[str, int | None]]:
     """(viewer, player id) of every open socket on a table (`Connection` rows)."""
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
+        viewer, player, table = (
+            quote(Connection._meta.get_field(name).column) for name in ("viewer", "player", "table")
+        )
         cursor.execute(
-            f"SELECT {quote('viewer')}, {quote('player_id')}"
-            f" FROM {quote(Connection._meta.db_table)} WHERE {quote('table_id')} = %s",
+            f"SELECT {viewer}, {player} FROM {quote(Connection._meta.db_table)} WHERE {table} = %s",
             [table_id],
         )
         return cursor.fetchall()
