@@ -1,7 +1,8 @@
 """The site's Jinja2 environment, for the templates rendered for every viewer after every change
 (jinja_templates/: the live part of a table page, a kit's board parts). Django renders the rest.
 
-Their output is byte for byte what Django's templates give: printed values are escaped as Django
+Their output is byte for byte what Django's templates give (but that a printed character beyond
+ASCII comes as a character reference: `_escape`): printed values are escaped as Django
 escapes them (`&#x27;`, `&quot;`, where MarkupSafe writes `&#39;`, `&#34;`), a dotted name is a
 key before an attribute, and the filters the templates use keep Django's meaning (`default` and
 `capfirst` differ in Jinja2, `join` escapes its items as Django does; `pluralize`, `urlencode`,
@@ -38,12 +39,17 @@ def join(value: Any, separator: str) -> Any:
 def _escape(value: Any) -> str:
     """What a template prints, escaped as Django's conditional_escape escapes it (html.escape is
     Django's escape); MarkupSafe's escape writes &#39; and &#34; where Django writes &#x27; and
-    &quot;. The pieces are joined into the rendered string, so a plain str will do."""
+    &quot;. The pieces are joined into the rendered string, so a plain str will do.
+
+    A character beyond ASCII (a name's accent, an emoji) is written as a character reference:
+    the same text in the browser, and the frames stay ASCII (frames.ascii_html says why)."""
     if value.__class__ is str:
-        return escape(value)
-    if hasattr(value, "__html__"):
+        out = escape(value)
+    elif hasattr(value, "__html__"):
         return value.__html__()
-    return escape(str(value))
+    else:
+        out = escape(str(value))
+    return out if out.isascii() else out.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
 def url(name: str, *args: Any) -> str:

@@ -17,7 +17,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
-from .frames import as_part, board_frame
+from .frames import as_part, ascii_html, board_frame
 from .identity import PLAYER_ACCESS
 from .models import (
     Connection,
@@ -112,7 +112,9 @@ def lobby_page_count(query: str = "") -> int:
 
 def render_lobby_list() -> str:
     """The lobby's list of tables as its socket sends it: swapped whole (frames.as_part)."""
-    return as_part(render_to_string("tables/_lobby_list.html", {"tables": lobby_tables()}))
+    return as_part(
+        ascii_html(render_to_string("tables/_lobby_list.html", {"tables": lobby_tables()}))
+    )
 
 
 @dataclass(frozen=True)

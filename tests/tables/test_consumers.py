@@ -206,11 +206,11 @@ async def test_seated_players_show_online_and_away_since_they_left():
     await db(Seat.objects.filter(table=table, number=0).update)(player=ann)
     watcher = await connected(f"/ws/t/{table.slug}/", await db(session_for)())
     first = await receive_until(watcher, 'id="table-live"')
-    assert "○ away" in first and "<time" not in first  # never came: no time
+    assert "&#9675; away" in first and "<time" not in first  # never came: no time
     ann_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(ann))
-    await receive_until(watcher, "● online")
+    await receive_until(watcher, "&#9679; online")
     await ann_socket.disconnect()
-    left = await receive_until(watcher, "○ away <time")
+    left = await receive_until(watcher, "&#9675; away <time")
     since = await db(lambda: Seat.objects.get(table=table, number=0).offline_since)()
     # The moment, for the page to count from (static/js/clock.js: "for 3 min"), and in words.
     assert f'data-since="{clocks.epoch_ms(since)}"' in left

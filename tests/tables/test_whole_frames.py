@@ -4,6 +4,9 @@ Whatever a decision changes must lie inside a part: a change outside every part 
 skeleton) resends the whole page (60-100 KiB to every viewer) and has the browser swap all of it,
 closing what the player had open and losing the log's scroll. Played here through whole stretches
 of a game, with the players away (so the host is offered a bot for whoever the game waits on).
+
+Every render is ASCII too: a character beyond it makes the whole frame wider in memory and costs
+every socket's send a conversion (games/tables/frames.py, `ascii_html`).
 """
 
 import random
@@ -32,7 +35,7 @@ def frames_of_a_game(table: Table, players: list[Player], decisions: int) -> dic
         "player": (players[1].pk, PLAYER_ACCESS),
     }
     shown: dict[str, tuple[str, Rendering]] = {}
-    counts = {name: {"whole": 0, "partial": 0} for name in viewers}
+    counts = {name: {"whole": 0, "partial": 0, "not ascii": 0} for name in viewers}
     for _ in range(decisions):
         table.refresh_from_db()
         if table.status != TableStatus.STARTED:
@@ -40,6 +43,7 @@ def frames_of_a_game(table: Table, players: list[Player], decisions: int) -> dic
         snapshot = load_snapshot(table.pk)
         for name, (player_id, access) in viewers.items():
             html = render_table_live(snapshot, player_id, access)
+            counts[name]["not ascii"] += not html.isascii()
             rendering = Rendering.of(html, snapshot.spectators)
             if name in shown:
                 page, before = shown[name]
@@ -65,6 +69,7 @@ def test_a_kilforth_game_sends_every_viewer_only_parts_after_the_first_frame():
     counts = frames_of_a_game(table, players, decisions=150)
     for name, seen in counts.items():
         assert seen["partial"] >= 140 and seen["whole"] == 0, (name, seen)
+        assert seen["not ascii"] == 0, (name, seen)  # frames.ascii_html says why
 
 
 def test_a_knight_fall_game_sends_every_viewer_only_parts_after_the_first_frame():
@@ -72,3 +77,17 @@ def test_a_knight_fall_game_sends_every_viewer_only_parts_after_the_first_frame(
     counts = frames_of_a_game(table, players, decisions=150)
     for name, seen in counts.items():
         assert seen["partial"] >= 100 and seen["whole"] == 0, (name, seen)
+        assert seen["not ascii"] == 0, (name, seen)
+
+
+def test_a_name_beyond_ascii_reaches_every_viewer_as_a_character_reference():
+    table, players = started_duel()
+    Player.objects.filter(pk=players[1].pk).update(name="Zo\u00eb \U0001f409")
+    snapshot = load_snapshot(table.pk)
+    for player_id, access in ((None, SPECTATOR_ACCESS), (players[0].pk, PLAYER_ACCESS)):
+        html = render_table_live(snapshot, player_id, access)
+        rendering = Rendering.of(html, snapshot.spectators)
+        assert rendering.html.isascii()
+        # The same text in the browser: the name's accent and its dragon, as references.
+        assert "Zo&#235; &#128009;" in rendering.html
+        assert html.count("Zo") == rendering.html.count("Zo&#235; &#128009;")
