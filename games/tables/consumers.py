@@ -22,7 +22,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.template.loader import render_to_string
 
-from . import caches, chat, realtime, services, socket_input
+from . import caches, chat, realtime, rows, services, socket_input
 from .dispatch import DirectDispatch
 from .frames import Rendering, apply_frame, as_part, mark
 from .identity import PLAYER_ACCESS, access_level, player_from_session, player_id_from_session
@@ -474,11 +474,22 @@ def watching_fragment(spectators: int) -> str:
 
 
 def fresh_session(session: Any) -> Any:
-    """The session as stored now (the socket's copy was read when it connected)."""
+    """The session as stored now (the socket's copy was read when it connected).
+
+    With Django's database store (the site's), its row is read by `rows.session_data` and
+    decoded by the store: the same data as `SessionStore.load`, without compiling its query for
+    every decision (docs/benchmarks.md). Any other store loads it itself."""
     key = getattr(session, "session_key", None)
     if not key:
         return {}
-    return import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    if settings.SESSION_ENGINE != DATABASE_SESSIONS:
+        return store(session_key=key)
+    data = rows.session_data(key)
+    return {} if data is None else store().decode(data)
+
+
+DATABASE_SESSIONS = "django.contrib.sessions.backends.db"
 
 
 def _version(message: dict[str, Any]) -> int:

@@ -1,15 +1,16 @@
 """A decision's statements, without Django's query compiler.
 
-Every decision reads its table (locked), the table's host and game, and every seat with its
-player (`services._decision_rows`); it writes the game, its `Action`, the seats' clocks and the
-table's version; its broadcast reads who is watching. Through the ORM, compiling those statements
-cost more than running them: about 2 ms of CPU a decision for the two reads alone on this
-machine, most of it building and compiling one column expression per field, again for every
-decision (docs/benchmarks.md). Here each statement's SQL and each column's converters are made
-once per database, and the rows are turned into the same model instances the ORM builds:
-`Model.from_db` with the values the field converters gave, the related rows put in the caches
-`select_related` fills, the fields left out deferred. A write's values are prepared by their
-fields, as the ORM prepares them. Every name in the SQL comes from the models' `_meta`.
+Every decision reads its table (locked), the table's host and game, and every seat with its player
+(`services._decision_rows`); it writes the game, its `Action`, the seats' clocks and the table's
+version; its broadcast reads who is watching; and the socket that sent it reads its session again
+(`session_data`: a session logged out since must not decide). Through the ORM, compiling those
+statements cost more than running them: about 2 ms of CPU a decision for the two reads alone on
+this machine, most of it building and compiling one column expression per field, again for every
+decision (docs/benchmarks.md). Here each statement's SQL and each column's converters are made once
+per database, and the rows are turned into the same model instances the ORM builds: `Model.from_db`
+with the values the field converters gave, the related rows put in the caches `select_related`
+fills, the fields left out deferred. A write's values are prepared by their fields, as the ORM
+prepares them. Every name in the SQL comes from the models' `_meta`.
 """
 
 from __future__ import annotations
@@ -18,8 +19,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.contrib.sessions.models import Session
 from django.db import connection
 from django.db.models import Model
+from django.utils import timezone
 
 from .models import Connection, Game, Player, Seat, Table
 
@@ -256,3 +259,22 @@ def presence_rows(table_id: int) -> list[tuple[str, int | None]]:
             [table_id],
         )
         return cursor.fetchall()
+
+
+def session_data(session_key: str) -> str | None:
+    """The stored data of a session that has not expired, as Django's database session store
+    reads it (`SessionStore.load`: the same row, the same expiry test); None if there is none."""
+    quote = connection.ops.quote_name
+    meta = Session._meta
+    data, key, expires = (
+        quote(meta.get_field(name).column)
+        for name in ("session_data", "session_key", "expire_date")
+    )
+    now = meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expires} > %s",
+            [session_key, now],
+        )
+        row = cursor.fetchone()
+    return None if row is None else row[0]

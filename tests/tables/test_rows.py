@@ -1,12 +1,16 @@
 """A decision's reads without the ORM's compiler give the instances the ORM gives."""
 
 from datetime import timedelta
+from types import SimpleNamespace
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.contrib.sessions.models import Session
 from django.db import transaction
 from django.utils import timezone
 
 from games.tables import rows
+from games.tables.consumers import fresh_session
 from games.tables.models import Action, Connection, Game, Player, Seat, Table
 from tests.tables.helpers import open_table
 from tests.tables.test_game_flow import started_table
@@ -140,3 +144,28 @@ def test_the_presence_rows_are_the_tables_open_sockets():
     assert sorted(rows.presence_rows(table.pk), key=str) == sorted(
         Connection.objects.filter(table=table).values_list("viewer", "player_id"), key=str
     )
+
+
+def test_a_sessions_data_is_read_as_the_session_store_reads_it():
+    store = SessionStore()
+    store["kilforth_player_id"] = 7
+    store.create()
+    assert SessionStore().decode(rows.session_data(store.session_key)) == {"kilforth_player_id": 7}
+    assert SessionStore(session_key=store.session_key).load() == {"kilforth_player_id": 7}
+    # Expired, it reads as none, as the store reads it as empty.
+    Session.objects.filter(pk=store.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    assert rows.session_data(store.session_key) is None
+    assert SessionStore(session_key=store.session_key).load() == {}
+    assert rows.session_data("no-such-session-key") is None
+
+
+def test_a_socket_rereads_its_session_and_a_logged_out_one_reads_as_nobody():
+    store = SessionStore()
+    store["kilforth_player_id"] = 7
+    store.create()
+    assert fresh_session(store).get("kilforth_player_id") == 7
+    store.flush()  # logged out: the row is gone
+    assert fresh_session(SimpleNamespace(session_key=store.session_key)) == {}
+    assert fresh_session(SimpleNamespace(session_key=None)) == {}
