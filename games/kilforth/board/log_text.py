@@ -195,7 +195,28 @@ def describe_kept(
             return line
     line = describe(e, names, viewer, success_min)
     with _lines_lock:
+        line = _shared(line)
         _lines[key] = line
         while len(_lines) > LINES_KEPT:
             _lines.popitem(last=False)
+    return line
+
+
+# Lines by everything they say: the viewers of one event mostly read the same line (a spectator
+# and the three seats it is not about), so they share one object, and with it the row's HTML
+# that the board keeps on it (parts.log_rows): made once, not once per viewer.
+_same: OrderedDict[tuple, LogLine] = OrderedDict()
+
+
+def _shared(line: LogLine) -> LogLine:
+    """The kept line saying exactly what `line` says, else `line`, kept (under _lines_lock)."""
+    dice = tuple((d.get("face"), d.get("hit")) for d in line.dice)
+    key = (line.kind, line.text, line.day, line.seats, line.minor, line.tone, dice, line.fallback)
+    found = _same.get(key)
+    if found is not None:
+        _same.move_to_end(key)
+        return found
+    _same[key] = line
+    while len(_same) > LINES_KEPT:
+        _same.popitem(last=False)
     return line
