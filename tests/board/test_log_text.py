@@ -66,3 +66,23 @@ def test_a_line_belongs_to_every_hero_it_names_for_the_only_mine_filter():
         {"e": "gift", "vis": "all", "day": 1, "seat": 1, "target": 3, "kind": "gold"}, names
     )
     assert gift.seats == {1, 3}
+
+
+def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
+    from games.kilforth.board import parts
+    from games.kilforth.board.log_text import describe_kept
+
+    names_key = tuple(sorted(PLAYERS.items()))
+    event = {"e": "moved", "vis": "all", "day": 2, "seat": 1, "to": 7, "from": 12}
+    # A spectator, and two seats the event is not about: one line, one row rendered.
+    spectator = describe_kept(event, names, names_key, None)
+    assert describe_kept(event, names, names_key, 0) is spectator
+    assert describe_kept(event, names, names_key, 2) is spectator
+    # Not the same words (another day), not the same line.
+    later = describe_kept(dict(event, day=3), names, names_key, 0)
+    assert later is not spectator and later.text == spectator.text
+    row = parts.log_rows([spectator], None)
+    assert parts.log_rows([describe_kept(event, names, names_key, 0)], 0) == row
+    assert spectator.__dict__["_rows"] == {(False, True): row}  # made once, for both
+    # Seat 1's own row is marked as theirs, from the same line.
+    assert "mine" in parts.log_rows([describe_kept(event, names, names_key, 1)], 1)

@@ -98,8 +98,9 @@ def _plain(value: object) -> object:
 def log_rows(lines: list[LogLine], viewer: int | None) -> SafeString:
     """The log's rows for `viewer`, newest first, joined (one string, hashed once for the log
     part's key). A row is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept
-    on its line (a line is made for one viewer and never changes; a decision adds a row or two
-    to up to 60 per view), by whether a day heading goes above it."""
+    on its line (a line never changes, and the viewers who read the same sentence share one:
+    log_text._shared; a decision adds a row or two to up to 60 per view), by whether it is about
+    the viewer and whether a day heading goes above it."""
     out = []
     prev_day = None
     for line in reversed(lines):
