@@ -194,9 +194,10 @@ REDIS_URL = env_str("REDIS_URL", "")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            # The pub/sub layer measured best for fan-out here; its pool must outgrow redis-py's
+            # The pub/sub layer measured best for fan-out here (games/tables/layers.py: its
+            # sockets share the decoding of each message); its pool must outgrow redis-py's
             # default of 100 connections, which breaks under bursts of hundreds of sockets.
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.tables.layers.SharedDecodePubSubLayer",
             "CONFIG": {
                 "hosts": [
                     {

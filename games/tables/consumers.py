@@ -13,6 +13,7 @@ import time
 import weakref
 from dataclasses import replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from importlib import import_module
 from typing import Any
 
@@ -199,6 +200,8 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         self.sent_view: tuple | None = None
         self.shows_board = False  # whether the page this socket fed holds a game board
         self.limit = RateLimit()
+        # This event loop's safety net, looked up once (every table message reports to it).
+        self.fresh = freshness()
         found = await database_sync_to_async(self._load)(slug)
         if found is None:
             await self.close(code=CLOSE_NOT_FOUND)
@@ -209,7 +212,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         if self.session_key:
             await self.channel_layer.group_add(session_group(self.session_key), self.channel_name)
         await self.accept()
-        freshness().add(self)
+        self.fresh.add(self)
         await database_sync_to_async(services.do_connect)(
             table, self.channel_name, self.viewer, player
         )
@@ -401,7 +404,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def table_update(self, event: dict) -> None:
         """A table message through the group: every socket of the table in this process has it,
         so the safety net (Freshness) may count this version as shown here."""
-        freshness().saw(event["table"], event["version"])
+        self.fresh.saw(event["table"], event["version"])
         await self.show(event)
 
     async def show(self, event: dict) -> None:
@@ -467,6 +470,7 @@ def _with_presence(base: TableSnapshot, event: dict, state_key: tuple) -> TableS
     return snapshot
 
 
+@lru_cache(maxsize=256)
 def watching_fragment(spectators: int) -> str:
     """The watcher count, as the part `spectator-count` of the live fragment."""
     body = f'<span id="spectator-count">{int(spectators)} watching</span>'

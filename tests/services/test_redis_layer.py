@@ -8,6 +8,7 @@ from channels.layers import channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
 from games.tables import services
+from games.tables.layers import SharedDecodePubSubLayer
 from games.tables.models import Player
 from tests.tables.helpers import open_table, receive_until, session_for, socket
 
@@ -17,7 +18,7 @@ pytestmark = pytest.mark.redis
 def redis_layer_settings(url: str) -> dict:
     return {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "games.tables.layers.SharedDecodePubSubLayer",
             # A fresh prefix per test: nothing from another run or test can leak in.
             "CONFIG": {"hosts": [url], "prefix": f"kilforth-test-{uuid.uuid4().hex[:8]}"},
         }
@@ -43,7 +44,7 @@ async def test_two_layer_instances_deliver_a_group_message_across_processes(redi
 @pytest.mark.django_db(transaction=True)
 async def test_two_consumers_on_a_redis_backed_layer_see_each_others_updates(redis_url, settings):
     settings.CHANNEL_LAYERS = redis_layer_settings(redis_url)
-    assert isinstance(channel_layers["default"], RedisPubSubChannelLayer)
+    assert isinstance(channel_layers["default"], SharedDecodePubSubLayer)
     try:
         host = await database_sync_to_async(Player.objects.create)(name="Hal")
         ann = await database_sync_to_async(Player.objects.create)(name="Ann")
@@ -66,3 +67,31 @@ async def test_two_consumers_on_a_redis_backed_layer_see_each_others_updates(red
         await ann_socket.disconnect()
     finally:
         await channel_layers["default"].flush()
+
+
+async def test_the_sockets_of_one_process_share_one_decoded_copy_of_a_group_message(redis_url):
+    prefix = f"kilforth-test-{uuid.uuid4().hex[:8]}"
+    sender = SharedDecodePubSubLayer(hosts=[redis_url], prefix=prefix)
+    process = SharedDecodePubSubLayer(hosts=[redis_url], prefix=prefix)
+    decoded = []
+    decode = process._serializer.deserialize
+    process._serializer.deserialize = lambda data: decoded.append(1) or decode(data)
+    try:
+        sockets = [await process.new_channel() for _ in range(3)]
+        for channel in sockets:
+            await process.group_add("table-1", channel)
+        packed = bytes(range(256)) * 40  # a packed snapshot rides along
+        await sender.group_send(
+            "table-1", {"type": "table.update", "version": 7, "snapshot": packed}
+        )
+        messages = [await process.receive(channel) for channel in sockets]
+        assert all(m is messages[0] for m in messages) and len(decoded) == 1
+        assert messages[0]["version"] == 7 and messages[0]["snapshot"] == packed
+        with pytest.raises(TypeError):  # shared, so nobody may change it
+            messages[0]["version"] = 8
+        # The next message is decoded anew.
+        await sender.group_send("table-1", {"type": "table.update", "version": 8})
+        assert (await process.receive(sockets[1]))["version"] == 8 and len(decoded) == 2
+    finally:
+        await sender.flush()
+        await process.flush()

@@ -81,7 +81,7 @@ def test_redis_url_switches_the_channel_layer_to_redis(redis_url):
     )
     probe = run(["manage.py", "shell", "--no-imports", "-c", script], REDIS_URL=redis_url)
     assert probe.returncode == 0, probe.stderr
-    assert probe.stdout.split() == ["RedisPubSubChannelLayer", "ping"]
+    assert probe.stdout.split() == ["SharedDecodePubSubLayer", "ping"]
 
 
 @pytest.mark.parametrize("empty", [{}, {"DATABASE_URL": "", "REDIS_URL": "", "PORT": ""}])
