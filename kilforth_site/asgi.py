@@ -9,13 +9,13 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kilforth_site.settings")
 # Django must be set up before anything imports models (the consumers do).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
 from games.tables.bots import ensure_driver  # noqa: E402
 from games.tables.heartbeat import ensure_heartbeat  # noqa: E402
 from games.tables.origin import SameOriginValidator  # noqa: E402
 from games.tables.routing import websocket_urlpatterns  # noqa: E402
+from games.tables.socket_session import socket_session_stack  # noqa: E402
 from kilforth_site.collector import tune_gc  # noqa: E402
 
 router = ProtocolTypeRouter(
@@ -23,7 +23,8 @@ router = ProtocolTypeRouter(
         "http": django_asgi_app,
         # The Origin must be this site itself (scheme, host and port; games/tables/origin.py) or
         # a trusted origin: a page elsewhere cannot open a socket riding on a player's cookie.
-        "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        # Its session comes from its cookie (games/tables/socket_session.py).
+        "websocket": SameOriginValidator(socket_session_stack(URLRouter(websocket_urlpatterns))),
     }
 )
 

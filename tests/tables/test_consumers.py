@@ -318,3 +318,23 @@ async def test_a_finished_tables_watchers_are_shown_the_way_to_its_rematch():
     await sock.send_to(text_data=json.dumps({"action": "resync"}))
     assert rematch.get_absolute_url() in await receive_until(sock, 'id="table-live"')
     await sock.disconnect()
+
+
+async def test_a_socket_reads_its_session_from_its_cookie_and_sends_frames_without_it(
+    monkeypatch,
+):
+    from django.contrib.sessions.backends.db import SessionStore
+
+    host, table = await db(_host_and_table)()
+    host_socket = await connected(f"/ws/t/{table.slug}/", await db(session_for)(host))
+    first = await receive_until(host_socket, 'id="table-live"')
+    assert "Start game" in first  # the host's own view: the session named the host
+
+    def looked_at(self):
+        raise AssertionError("a frame looked at the session")
+
+    # channels' session middleware asked every frame whether the session was empty.
+    monkeypatch.setattr(SessionStore, "is_empty", looked_at)
+    await host_socket.send_to(text_data=json.dumps({"action": "resync"}))
+    assert 'id="table-live"' in await receive_until(host_socket, 'id="table-live"')
+    await host_socket.disconnect()
