@@ -477,6 +477,9 @@ def watching_fragment(spectators: int) -> str:
     return mark("spectator-count", as_part(body))
 
 
+DATABASE_SESSIONS = "django.contrib.sessions.backends.db"
+
+
 def fresh_session(session: Any) -> Any:
     """The session as stored now (the socket's copy was read when it connected).
 
@@ -491,9 +494,6 @@ def fresh_session(session: Any) -> Any:
         return store(session_key=key)
     data = rows.session_data(key)
     return {} if data is None else store().decode(data)
-
-
-DATABASE_SESSIONS = "django.contrib.sessions.backends.db"
 
 
 def _version(message: dict[str, Any]) -> int:

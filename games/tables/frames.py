@@ -57,10 +57,11 @@ def board_frame(board: str, version: int, game: str) -> str:
 def ascii_html(html: str) -> str:
     """`html` with every character beyond ASCII written as a character reference (`&#183;`).
 
-    A frame is encoded to UTF-8 once per socket it goes to. CPython stores a string of ASCII
-    characters one byte each and encodes it by copying; one `·` (or one emoji) in 100 KiB makes
-    the whole string one (or four) bytes per character, which every socket's send then has to
-    convert (about 120 us per 100 KiB, against 2 us), as does every join and hash of it before.
+    A frame is encoded to UTF-8 once per socket it goes to. CPython marks a string of ASCII
+    characters as such and encodes it by copying; one `·` in 100 KiB makes the whole string
+    Latin-1 (one emoji, four bytes per character), which every socket's send then has to convert
+    (about 120 us per 100 KiB, against 2 us), as every join and slice of it works on the wider
+    form before.
     The templates of a frame write such characters as references, and the printed values come
     escaped to them (games/tables/jinja.py), so this is only a safety net: a name typed with an
     accent in a Django-rendered part. O(1) when there is nothing to do."""
