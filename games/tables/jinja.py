@@ -24,6 +24,8 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from jinja2 import Environment, Template, Undefined
 from markupsafe import Markup
 
+from .frames import ascii_html
+
 
 def join(value: Any, separator: str) -> Any:
     """Django's `join`: items escaped as `conditional_escape` escapes them (`_escape`), safe
@@ -49,7 +51,7 @@ def _escape(value: Any) -> str:
         return value.__html__()
     else:
         out = escape(str(value))
-    return out if out.isascii() else out.encode("ascii", "xmlcharrefreplace").decode("ascii")
+    return ascii_html(out)
 
 
 def url(name: str, *args: Any) -> str:
