@@ -1,7 +1,8 @@
 """The Knight Fall board: HTML for one viewer, built only from `engine.api.view(state, viewer)`.
 
-Every changing part is one element marked with `frames.mark` (ids `kf-*`), so a socket is sent
-only the parts a decision changed. The board root carries neither `#game-board` nor
+Every changing part is one element between part markers (ids `kf-*`; the board template gets
+empty slots, `frames.compose` fills them), so a socket is sent only the parts a decision
+changed. The board root carries neither `#game-board` nor
 `#game-flash`: the platform frames it (games/tables/frames.board_frame).
 """
 
@@ -18,7 +19,7 @@ from django.utils.safestring import SafeString, mark_safe
 from games.knightfall.engine.board import CENTRE, number
 from games.knightfall.engine.content import content
 from games.knightfall.engine.core import EVENTS, sentence
-from games.tables.frames import mark
+from games.tables import frames
 
 LOG_LINES = 14
 TEAM_NAMES = {"knights": "Knights", "demons": "Demons"}
@@ -254,14 +255,16 @@ def _line(entry: dict) -> dict:
     return {"kind": entry.get("e", ""), "text": text}
 
 
-def _part(part_id: str, template: str, **ctx: Any) -> str:
-    body = render_to_string(template, {"part_id": part_id, **ctx}).strip()
-    return mark_safe(mark(part_id, body))  # noqa: S308 - our own templates, autoescaped
-
-
 def render(view: dict, viewer: int | None, players: dict[int, str], online: set[int]) -> str:
-    """The whole board for one viewer, its changing parts marked."""
+    """The whole board for one viewer, its changing parts marked and known as data: the board
+    template gets each part as its empty slot, `frames.compose` fills them."""
     ctx = context(view, viewer, players, online)
+    bodies: dict[str, str] = {}
+
+    def _part(part_id: str, template: str, **values: Any) -> str:
+        bodies[part_id] = render_to_string(template, {"part_id": part_id, **values}).strip()
+        return frames.slot(part_id)
+
     parts = {
         "status": _part("kf-status", "knightfall/_status.html", status=ctx["status"]),
         "result": _part("kf-result", "knightfall/_result.html", result=ctx["result"]),
@@ -283,8 +286,7 @@ def render(view: dict, viewer: int | None, players: dict[int, str], online: set[
         "sides": _part("kf-sides", "knightfall/_sides.html", sides=ctx["sides"]),
         "log": _part("kf-log", "knightfall/_log.html", log=ctx["log"]),
     }
-    html = render_to_string("knightfall/board.html", {"parts": parts})
-    return mark_safe(html)  # noqa: S308 - our own templates, autoescaped
+    return frames.compose(render_to_string("knightfall/board.html", {"parts": parts}), bodies)
 
 
 def page_parts() -> str:

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from django.utils.html import escape
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 OPEN = "<!--["
 CLOSE = "<!--]-->"
@@ -43,15 +43,69 @@ KEPT_PER_VIEW = 3
 VIEWS_KEPT = 1200
 
 
+class Marked(SafeString):
+    """Marked HTML whose parts are known as data (made by `compose`): the same HTML as a plain
+    string, and also its `skeleton` (the HTML with the composed parts empty between their
+    markers) and those parts' `bodies` by part id. `Rendering.of` reads them instead of
+    searching the whole text, and a part's body is the kit's own string object, its hash kept
+    from one version to the next while the part does not change."""
+
+    skeleton: str
+    bodies: dict[str, str]
+
+    def wrap(self, before: str, after: str) -> Marked:
+        """This HTML between `before` and `after` (which hold no part), still composed."""
+        made = Marked(before + self + after)
+        made.skeleton, made.bodies = before + self.skeleton + after, self.bodies
+        return made
+
+
+def slot(part_id: str) -> SafeString:
+    """An empty part, for a skeleton: `compose` puts the part's body in it."""
+    return SafeString(f"{OPEN}{part_id}-->{CLOSE}")
+
+
+def compose(skeleton: str, bodies: dict[str, str]) -> Marked:
+    """The HTML of `skeleton` with each empty part (`slot`) whose id `bodies` names filled with
+    that body; its parts known (`Marked`). A part of the skeleton that is not empty keeps its
+    own body. Bodies are marked HTML's safe text (the caller's own templates, escaped there)."""
+    pieces: list[str] = []
+    pos = 0
+    while (start := skeleton.find(OPEN, pos)) >= 0:
+        head = skeleton.find("-->", start)
+        if head < 0:
+            break
+        if skeleton.startswith(CLOSE, head + 3):
+            body = bodies.get(skeleton[start + len(OPEN) : head])
+            if body is not None:
+                pieces.append(skeleton[pos : head + 3])
+                pieces.append(body)
+                pos = head + 3
+                continue
+        end = skeleton.find(CLOSE, head)
+        if end < 0:
+            break
+        pieces.append(skeleton[pos : end + len(CLOSE)])
+        pos = end + len(CLOSE)
+    pieces.append(skeleton[pos:])
+    made = Marked("".join(pieces))
+    made.skeleton, made.bodies = skeleton, bodies
+    return made
+
+
 def board_frame(board: str, version: int, game: str) -> str:
     """The platform's frame around a kit's board: `#game-board` carries the game version (which
     the page sends back with each decision) and `#game-flash` the newest error. A kit's board
-    holds neither; these two ids and `#table-live` are the only ones the platform reads."""
-    return mark_safe(
+    holds neither; these two ids and `#table-live` are the only ones the platform reads. A
+    composed board (`Marked`) stays composed."""
+    before = (
         f'<div id="game-board" class="game-board game-board-{escape(game)}"'
         f' data-version="{int(version)}"><div id="game-flash" class="game-flash" role="alert">'
-        f"</div>{board}</div>"
+        "</div>"
     )
+    if isinstance(board, Marked):
+        return board.wrap(before, "</div>")
+    return mark_safe(f"{before}{board}</div>")
 
 
 def ascii_html(html: str) -> str:
@@ -148,17 +202,35 @@ class Rendering:
     version: int = -1
     # Partial frames from older renderings of this view to this one, computed once each.
     diffs: dict[tuple, str | None] = field(default_factory=dict)
-    # Where each part's body lies in `html` (read once, by `of`), dropped with it.
-    spans: list[tuple[str, int, int]] = field(default_factory=list)
+    # Each part's body, in the order of the page (read once, by `of`), dropped with `html`.
+    bodies: list[tuple[str, str]] = field(default_factory=list)
 
     @classmethod
     def of(cls, html: str, spectators: int) -> Rendering:
-        """The rendering of one live fragment; its `html` is the whole frame sent for it."""
+        """The rendering of one live fragment; its `html` is the whole frame sent for it.
+
+        A composed fragment (`Marked`) is read from its skeleton and its parts' bodies; any
+        other is searched for its markers. Both read the same HTML the same way."""
+        marked = html if isinstance(html, Marked) else None
         html = as_part(ascii_html(html))
-        skeleton, spans = _spans(html)
-        board = BOARD_VERSION.search(html)
-        table = TABLE_VERSION.search(html)
-        my_turn = MY_TURN.search(html)
+        if marked is not None:
+            outline = as_part(ascii_html(marked.skeleton))
+            skeleton, spans = _spans(outline)
+            composed = marked.bodies
+            bodies = [
+                (
+                    part_id,
+                    ascii_html(composed.get(part_id, "")) if start == end else outline[start:end],
+                )
+                for part_id, start, end in spans
+            ]
+        else:
+            outline = html
+            skeleton, spans = _spans(html)
+            bodies = [(part_id, html[start:end]) for part_id, start, end in spans]
+        board = BOARD_VERSION.search(outline)
+        table = TABLE_VERSION.search(outline)
+        my_turn = MY_TURN.search(outline)
         tail = (
             f'<span{AS_PART} id="kb-version" hidden'
             f' data-version="{board.group(1) if board else ""}"'
@@ -166,16 +238,16 @@ class Rendering:
             f' data-my-turn="{my_turn.group(1) if my_turn else ""}"></span>'
         )
         # A whole board brings an empty #game-flash, clearing the last error; so does a part.
-        flash = GAME_FLASH.search(html)
+        flash = GAME_FLASH.search(outline)
         if flash:
             tail += as_part(flash.group(0))
         return cls(
             html=html,
             spectators=spectators,
             skeleton=_digest(VERSION_ATTR.sub("", skeleton)),
-            parts={part_id: _digest(html[start:end]) for part_id, start, end in spans},
+            parts={part_id: _digest(body) for part_id, body in bodies},
             tail=tail,
-            spans=spans,
+            bodies=bodies,
         )
 
     def changed_since(self, old: Rendering) -> str | None:
@@ -183,10 +255,9 @@ class Rendering:
         if self.html is None or not self.parts or old.skeleton != self.skeleton:
             return None
         # The same skeleton holds the same part ids in the same order.
-        html = self.html
         changed = [
-            mark(part_id, as_part(html[start:end]))
-            for part_id, start, end in self.spans
+            mark(part_id, as_part(body))
+            for part_id, body in self.bodies
             if old.parts.get(part_id) != self.parts[part_id]
         ]
         return "".join(changed) + self.tail
@@ -214,7 +285,7 @@ class Renderings:
         rendering.version = version
         for older in kept.values():
             older.html = None  # no socket is ever sent an older state again
-            older.spans = []
+            older.bodies = []
             older.diffs.clear()
         kept[key] = rendering
         while len(kept) > KEPT_PER_VIEW:

@@ -17,7 +17,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
-from .frames import as_part, ascii_html, board_frame
+from .frames import Marked, as_part, ascii_html, board_frame, compose
 from .identity import PLAYER_ACCESS
 from .models import (
     Connection,
@@ -422,6 +422,12 @@ def render_table_live(
     # Shared renderings (request=None) carry no CSRF token: the page's hx-headers supply the
     # viewer's own, so one rendering can serve every socket with the same view. Jinja2: this
     # renders for every socket's view after every change (jinja_templates/tables/).
+    board = context.get("board")
+    if isinstance(board, Marked):
+        # A composed board goes in as its skeleton and comes out composed: the parts' bodies
+        # are not copied through the template, nor searched for again (frames.Rendering.of).
+        context["board"] = SafeString(board.skeleton)
+        return compose(_live_template().render(context, request=request), board.bodies)
     return SafeString(_live_template().render(context, request=request))  # autoescaped
 
 

@@ -22,6 +22,8 @@ from django.template import engines
 from django.utils.safestring import SafeString
 from jinja2 import Environment
 
+from games.tables.frames import slot
+
 from .log_text import LogLine, LogRow
 
 # Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
@@ -126,27 +128,47 @@ def forget() -> None:
         _memo.clear()
 
 
-def part(part_id: str, template: str, **context: object) -> SafeString:
-    """A memoized snippet between the part markers for `part_id` (its ids carry that name)."""
-    inner = snippet(template, part_id=part_id, **context)
-    return SafeString(f"<!--[{part_id}-->{inner}<!--]-->")  # escaped above
+class Slots:
+    """The board's parts as data: `board.html` is given each part as its empty slot
+    (`frames.slot`), and `bodies` keeps what goes in it (`frames.compose` puts it there), so
+    the platform reads the parts without searching the board for them."""
+
+    def __init__(self) -> None:
+        self.bodies: dict[str, str] = {}
+
+    def fill(self, part_id: str, body: str) -> SafeString:
+        self.bodies[part_id] = body
+        return slot(part_id)
+
+    def part(self, part_id: str, template: str, **context: object) -> SafeString:
+        """A memoized snippet as the part `part_id` (its ids carry that name)."""
+        return self.fill(part_id, snippet(template, part_id=part_id, **context))
 
 
-def board_parts(context: dict) -> dict:
-    """Every changing part of the board for `board.html`, from the full board context."""
+def board_parts(context: dict) -> tuple[dict, Slots]:
+    """Every changing part of the board for `board.html`, from the full board context: the
+    template's parts (empty slots) and the slots' bodies."""
     status = context["status"]
     public = context.get("public")
+    slots = Slots()
+    part = slots.part
 
     def cell(i: int, c: dict) -> SafeString:
         part_id = f"kb-loc-{c['index']}"
         if public is not None and i < len(public.cells) and public.cells[i] is c:
-            return public.part(part_id, lambda: part(part_id, "kilforth/_cell.html", c=c))
+            body = public.part(
+                part_id, lambda: snippet("kilforth/_cell.html", part_id=part_id, c=c)
+            )
+            return slots.fill(part_id, body)
         return part(part_id, "kilforth/_cell.html", c=c)
 
     def hero(i: int, h: dict) -> SafeString:
         part_id = f"kb-hero-card-{h['seat']}"
         if public is not None and i < len(public.heroes) and public.heroes[i] is h:
-            return public.part(part_id, lambda: part(part_id, "kilforth/_hero.html", h=h))
+            body = public.part(
+                part_id, lambda: snippet("kilforth/_hero.html", part_id=part_id, h=h)
+            )
+            return slots.fill(part_id, body)
         return part(part_id, "kilforth/_hero.html", h=h)
 
     return {
@@ -184,4 +206,4 @@ def board_parts(context: dict) -> dict:
             rows=log_rows(context["log_lines"], context["viewer"]),
             spectator=context["spectator"],
         ),
-    }
+    }, slots

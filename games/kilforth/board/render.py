@@ -20,6 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.kilforth.engine.events import name_people
+from games.tables.frames import compose
 
 from . import rules_help
 from .card_facts import (
@@ -78,7 +79,8 @@ def render_board(
             table_slug=table_slug,
             source=source,
         )
-        return render("kilforth/board.html", {**context, "parts": board_parts(context)})
+        parts, slots = board_parts(context)
+        return compose(render("kilforth/board.html", {**context, "parts": parts}), slots.bodies)
     except Exception:
         logger.exception("board rendering failed for version %s", picture.get("version"))
         return _fallback(picture, viewer, players)

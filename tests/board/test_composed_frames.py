@@ -1,0 +1,66 @@
+"""Parts as data: a board composed from its skeleton and its parts' bodies (frames.compose) is the
+same HTML, and reads as the same rendering, as the text searched for its markers."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.kilforth.board import render_board
+from games.kilforth.engine import view
+from games.tables.frames import Marked, Rendering, board_frame, compose, slot
+
+from .games import players, playout
+from .test_partial_frames import board
+
+
+def test_compose_fills_each_named_empty_part_and_keeps_the_others():
+    skeleton = (
+        f'<div id="a"><p>{slot("x")}</p><!--[y--><b id="y">own</b><!--]-->{slot("z")}'
+        f"{slot('unnamed')}</div>"
+    )
+    made = compose(skeleton, {"x": '<i id="x">1</i>', "z": '<u id="z">2</u>'})
+    assert made == (
+        '<div id="a"><p><!--[x--><i id="x">1</i><!--]--></p><!--[y--><b id="y">own</b><!--]-->'
+        '<!--[z--><u id="z">2</u><!--]--><!--[unnamed--><!--]--></div>'
+    )
+    assert isinstance(made, Marked) and made.skeleton == skeleton
+
+
+def test_a_framed_composed_board_stays_composed():
+    inner = compose(f'<div class="b">{slot("p")}</div>', {"p": '<span id="p">x</span>'})
+    framed = board_frame(inner, 7, "kilforth")
+    assert isinstance(framed, Marked)
+    assert framed == board_frame(str(inner), 7, "kilforth")
+    assert framed.bodies == {"p": '<span id="p">x</span>'}
+
+
+@pytest.mark.parametrize("viewer", [None, 0, 2])
+def test_a_composed_board_reads_as_the_same_rendering_as_its_text(viewer):
+    states = playout("shadows", "competitive", 3)[30:45]
+    before_composed = before_text = None
+    for state in states:
+        html = board(state, viewer)
+        assert isinstance(html, Marked), "the Kilforth board comes composed"
+        composed, searched = Rendering.of(html, 0), Rendering.of(str(html), 0)
+        assert composed.html == searched.html
+        assert composed.skeleton == searched.skeleton
+        assert composed.parts == searched.parts
+        assert composed.tail == searched.tail
+        assert composed.bodies == searched.bodies
+        if before_composed is not None:
+            assert composed.changed_since(before_composed) == searched.changed_since(before_text)
+        before_composed, before_text = composed, searched
+
+
+def test_a_part_that_did_not_change_keeps_its_body_object_from_one_version_to_the_next():
+    # The public parts come from the parts' memo: a rendering's digest of an unchanged part is
+    # the string's own kept hash, not a new hash of a copy.
+    a, b = playout("gloom", "competitive", 2)[50:52]
+    names = players(2)
+    first, second = (
+        render_board(view(s, None), viewer=None, players=names, online={0, 1}, table_slug="t")
+        for s in (a, b)
+    )
+    same = [p for p in first.bodies if first.bodies[p] == second.bodies.get(p)]
+    assert same, "a decision leaves most parts as they were"
+    assert all(first.bodies[p] is second.bodies[p] for p in same)
