@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -44,20 +45,39 @@ VIEWS_KEPT = 1200
 
 
 class Marked(SafeString):
-    """Marked HTML whose parts are known as data (made by `compose`): the same HTML as a plain
-    string, and also its `skeleton` (the HTML with the composed parts empty between their
-    markers) and those parts' `bodies` by part id. `Rendering.of` reads them instead of
-    searching the whole text, and a part's body is the kit's own string object, its hash kept
-    from one version to the next while the part does not change."""
+    """Marked HTML whose parts are known as data: the same HTML as a plain string, and also its
+    `outline` (the HTML with each part's body taken out and its id left in its place, as
+    `_spans` reads it) and its `parts` ((id, body) in page order). `Rendering.of` reads them
+    instead of searching the text; a part's body is the kit's own string object, whose hash is
+    kept from one version to the next while the part does not change.
 
-    skeleton: str
-    bodies: dict[str, str]
+    Made by `compose` (a skeleton's slots filled) and by `wrap` (between HTML whose own parts
+    are searched: a page around a composed board)."""
+
+    outline: str
+    parts: list[tuple[str, str]]
+
+    @classmethod
+    def made(cls, html: str, outline: str, parts: list[tuple[str, str]]) -> Marked:
+        marked = cls(html)
+        marked.outline, marked.parts = outline, parts
+        return marked
 
     def wrap(self, before: str, after: str) -> Marked:
-        """This HTML between `before` and `after` (which hold no part), still composed."""
-        made = Marked(before + self + after)
-        made.skeleton, made.bodies = before + self.skeleton + after, self.bodies
-        return made
+        """This HTML between `before` and `after` (their own parts, if any, searched), still
+        composed."""
+        head, head_parts = _outline_of(before)
+        tail, tail_parts = _outline_of(after)
+        return Marked.made(
+            before + self + after,
+            head + self.outline + tail,
+            head_parts + self.parts + tail_parts,
+        )
+
+
+def _outline_of(html: str) -> tuple[str, list[tuple[str, str]]]:
+    outline, spans = _spans(html)
+    return outline, [(part_id, html[start:end]) for part_id, start, end in spans]
 
 
 def slot(part_id: str) -> SafeString:
@@ -66,31 +86,35 @@ def slot(part_id: str) -> SafeString:
 
 
 def compose(skeleton: str, bodies: dict[str, str]) -> Marked:
-    """The HTML of `skeleton` with each empty part (`slot`) whose id `bodies` names filled with
-    that body; its parts known (`Marked`). A part of the skeleton that is not empty keeps its
-    own body. Bodies are marked HTML's safe text (the caller's own templates, escaped there)."""
-    pieces: list[str] = []
+    """The HTML of `skeleton` with each of its parts' bodies given by `bodies` (by part id; a
+    part `bodies` does not name keeps the body the skeleton gives it, often an empty `slot`),
+    its parts known (`Marked`). Bodies are safe HTML (the caller's own templates, escaped
+    there). A skeleton is read once (`_skeleton_of`, kept by its text): a kit's board has the
+    same skeleton for a viewer at every version."""
+    texts, ids, kept, outline = _skeleton_of(skeleton)
+    parts = [(part_id, bodies.get(part_id, own)) for part_id, own in zip(ids, kept, strict=True)]
+    pieces = [texts[0]]
+    for (part_id, body), text in zip(parts, texts[1:], strict=True):
+        pieces.append(f"{OPEN}{part_id}-->")
+        pieces.append(body)
+        pieces.append(text)
+    return Marked.made("".join(pieces), outline, parts)
+
+
+@lru_cache(maxsize=1024)
+def _skeleton_of(skeleton: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]:
+    """(the texts around the parts, each starting with the part's CLOSE marker after the
+    first; the part ids; the bodies the skeleton gives them; the outline)."""
+    outline, spans = _spans(skeleton)
+    texts, ids, kept = [], [], []
     pos = 0
-    while (start := skeleton.find(OPEN, pos)) >= 0:
-        head = skeleton.find("-->", start)
-        if head < 0:
-            break
-        if skeleton.startswith(CLOSE, head + 3):
-            body = bodies.get(skeleton[start + len(OPEN) : head])
-            if body is not None:
-                pieces.append(skeleton[pos : head + 3])
-                pieces.append(body)
-                pos = head + 3
-                continue
-        end = skeleton.find(CLOSE, head)
-        if end < 0:
-            break
-        pieces.append(skeleton[pos : end + len(CLOSE)])
-        pos = end + len(CLOSE)
-    pieces.append(skeleton[pos:])
-    made = Marked("".join(pieces))
-    made.skeleton, made.bodies = skeleton, bodies
-    return made
+    for part_id, start, end in spans:
+        texts.append(skeleton[pos : start - len(OPEN) - len(part_id) - 3])
+        ids.append(part_id)
+        kept.append(skeleton[start:end])
+        pos = end
+    texts.append(skeleton[pos:])
+    return tuple(texts), tuple(ids), tuple(kept), outline
 
 
 def board_frame(board: str, version: int, game: str) -> str:
@@ -214,16 +238,8 @@ class Rendering:
         marked = html if isinstance(html, Marked) else None
         html = as_part(ascii_html(html))
         if marked is not None:
-            outline = as_part(ascii_html(marked.skeleton))
-            skeleton, spans = _spans(outline)
-            composed = marked.bodies
-            bodies = [
-                (
-                    part_id,
-                    ascii_html(composed.get(part_id, "")) if start == end else outline[start:end],
-                )
-                for part_id, start, end in spans
-            ]
+            outline = skeleton = as_part(ascii_html(marked.outline))
+            bodies = [(part_id, ascii_html(body)) for part_id, body in marked.parts]
         else:
             outline = html
             skeleton, spans = _spans(html)

@@ -17,7 +17,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
-from .frames import Marked, as_part, ascii_html, board_frame, compose
+from .frames import Marked, as_part, ascii_html, board_frame
 from .identity import PLAYER_ACCESS
 from .models import (
     Connection,
@@ -424,11 +424,18 @@ def render_table_live(
     # renders for every socket's view after every change (jinja_templates/tables/).
     board = context.get("board")
     if isinstance(board, Marked):
-        # A composed board goes in as its skeleton and comes out composed: the parts' bodies
-        # are not copied through the template, nor searched for again (frames.Rendering.of).
-        context["board"] = SafeString(board.skeleton)
-        return compose(_live_template().render(context, request=request), board.bodies)
+        # A composed board stays composed: the template prints a placeholder where it goes,
+        # so the board is neither copied through the template nor searched again for its
+        # parts (frames.Rendering.of reads them as data).
+        context["board"] = BOARD_PLACE
+        html = _live_template().render(context, request=request)  # autoescaped
+        before, found, after = html.partition(BOARD_PLACE)
+        return board.wrap(before, after) if found else SafeString(html)
     return SafeString(_live_template().render(context, request=request))  # autoescaped
+
+
+# Where the live template prints a composed board (a comment no template writes).
+BOARD_PLACE = SafeString("<!--kilforth-online:board-->")
 
 
 def _live_template() -> Any:

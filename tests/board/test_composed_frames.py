@@ -23,15 +23,25 @@ def test_compose_fills_each_named_empty_part_and_keeps_the_others():
         '<div id="a"><p><!--[x--><i id="x">1</i><!--]--></p><!--[y--><b id="y">own</b><!--]-->'
         '<!--[z--><u id="z">2</u><!--]--><!--[unnamed--><!--]--></div>'
     )
-    assert isinstance(made, Marked) and made.skeleton == skeleton
+    assert isinstance(made, Marked)
+    assert made.outline == '<div id="a"><p>x</p>yzunnamed</div>'
+    assert made.parts == [
+        ("x", '<i id="x">1</i>'),
+        ("y", '<b id="y">own</b>'),
+        ("z", '<u id="z">2</u>'),
+        ("unnamed", ""),
+    ]
 
 
-def test_a_framed_composed_board_stays_composed():
+def test_a_framed_composed_board_stays_composed_and_a_page_around_it_keeps_its_own_parts():
     inner = compose(f'<div class="b">{slot("p")}</div>', {"p": '<span id="p">x</span>'})
     framed = board_frame(inner, 7, "kilforth")
     assert isinstance(framed, Marked)
     assert framed == board_frame(str(inner), 7, "kilforth")
-    assert framed.bodies == {"p": '<span id="p">x</span>'}
+    assert framed.parts == [("p", '<span id="p">x</span>')]
+    page = framed.wrap('<div id="t"><!--[c--><i id="c">3</i><!--]-->', "</div>")
+    assert page.parts == [("c", '<i id="c">3</i>'), ("p", '<span id="p">x</span>')]
+    assert Rendering.of(page, 0).parts == Rendering.of(str(page), 0).parts
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 2])
@@ -61,6 +71,29 @@ def test_a_part_that_did_not_change_keeps_its_body_object_from_one_version_to_th
         render_board(view(s, None), viewer=None, players=names, online={0, 1}, table_slug="t")
         for s in (a, b)
     )
-    same = [p for p in first.bodies if first.bodies[p] == second.bodies.get(p)]
+    before, after = dict(first.parts), dict(second.parts)
+    same = [p for p in before if before[p] == after.get(p)]
     assert same, "a decision leaves most parts as they were"
-    assert all(first.bodies[p] is second.bodies[p] for p in same)
+    assert all(before[p] is after[p] for p in same)
+
+
+def test_the_kept_board_skeleton_is_the_board_template_rendered_with_the_whole_context():
+    # The skeleton is kept per viewer (`_skeletons`): the board template may show nothing else
+    # of the context but the edition and whose view it is.
+    from games.kilforth.board import render as board_render
+    from games.kilforth.board.parts import board_parts, render
+
+    names = players(3)
+    for state in playout("gloom", "cooperative", 3)[5:120:25]:
+        for viewer in (None, 0, 2):
+            context = board_render.board_context(
+                view(state, viewer),
+                viewer=viewer,
+                players=names,
+                online={0, 1},
+                table_slug="t",
+                source=state,
+            )
+            parts, _ = board_parts(context)
+            whole = render("kilforth/board.html", {**context, "parts": parts})
+            assert board_render._skeleton(context, parts) == whole

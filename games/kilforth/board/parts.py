@@ -171,12 +171,20 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             return slots.fill(part_id, body)
         return part(part_id, "kilforth/_hero.html", h=h)
 
+    def alike(part_id: str, template: str, **values: object) -> SafeString:
+        # A part every viewer of the state sees alike (its values are the public layer's, when
+        # there is one): made once for all of them.
+        if public is None:
+            return part(part_id, template, **values)
+        body = public.part(part_id, lambda: snippet(template, part_id=part_id, **values))
+        return slots.fill(part_id, body)
+
     return {
         # Static help (the same in every view of an edition), named for unique tip ids.
         "terms": snippet("kilforth/_terms.html", part_id="kb-terms", edition=context["edition"]),
         "legend": snippet("kilforth/_legend.html", part_id="kb-legend"),
-        "result": part("kb-result", "kilforth/_result.html", result=context["result"]),
-        "status": part(
+        "result": alike("kb-result", "kilforth/_result.html", result=context["result"]),
+        "status": alike(
             "kb-status", "kilforth/_status.html", status=status, edition=context["edition"]
         ),
         "decision": part(
@@ -192,11 +200,11 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             success_min=context["success_min"],
         ),
         "cells": [cell(i, c) for i, c in enumerate(context["cells"])],
-        "decks": part(
+        "decks": alike(
             "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
         ),
         "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
-        "ancients": part("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
+        "ancients": alike("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
         "heroes": [hero(i, h) for i, h in enumerate(context["heroes"])],
         # Rows one by one: a decision adds a row or two to a log of up to 60.
         "log": part(

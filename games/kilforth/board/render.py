@@ -80,10 +80,29 @@ def render_board(
             source=source,
         )
         parts, slots = board_parts(context)
-        return compose(render("kilforth/board.html", {**context, "parts": parts}), slots.bodies)
+        return compose(_skeleton(context, parts), slots.bodies)
     except Exception:
         logger.exception("board rendering failed for version %s", picture.get("version"))
         return _fallback(picture, viewer, players)
+
+
+def _skeleton(context: dict, parts: dict) -> str:
+    """`board.html` with the parts as given (empty slots, `parts.board_parts`): all it shows
+    besides them is the edition and whose view it is, so it is rendered once per viewer of a
+    table and kept (`_skeletons`)."""
+    return _skeletons(
+        context["edition"],
+        context["spectator"],
+        context["viewer"],
+        context["slug"],
+        tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in parts.items()),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _skeletons(edition: str, spectator: bool, viewer: int | None, slug: str, parts: tuple) -> str:
+    context = {"edition": edition, "spectator": spectator, "viewer": viewer, "slug": slug}
+    return render("kilforth/board.html", {**context, "parts": dict(parts)})
 
 
 def _fallback(picture: dict, viewer: int | None, players: dict[int, str]) -> str:
@@ -157,7 +176,7 @@ def board_context(
         "slug": table_slug,
         "edition": picture.get("edition", ""),
         "mode": picture.get("mode", ""),
-        "status": _status(picture, person),
+        "status": public.status if public is not None else _status(picture, person),
         "decision": _decision(picture, viewer, person, succ_min),
         "cells": _cells(picture, viewer, person, online, public),
         "heroes": [
@@ -167,15 +186,13 @@ def board_context(
             for i, h in enumerate(heroes)
         ],
         "public": public,
-        "ancients": _ancients(picture),
+        "ancients": public.ancients if public is not None else _ancients(picture),
         "tests": _tests_panel(
             picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
         ),
         "night": _night_panel(picture.get("night"), line_of),
         "log_lines": lines,  # oldest first; the board shows them newest first
-        "result": _result(picture, person),
-        "glossary": _static_html("kilforth/_glossary.html"),
-        "sprite": _static_html("kilforth/_sprite.html"),
+        "result": public.result if public is not None else _result(picture, person),
         "me": me,
         "success_min": succ_min,
     }
@@ -337,7 +354,7 @@ def _cells(
             )
     here = heroes[viewer]["loc"] if viewer in heroes else None
     ancients_at: dict[int, list[dict]] = {}
-    for a in _ancients(picture):
+    for a in public.ancients if public is not None else _ancients(picture):
         if a["in_play"] and a["loc"] is not None:
             ancients_at.setdefault(a["loc"], []).append(a)
     cells = []
@@ -530,6 +547,10 @@ class Public:
     source: weakref.ref
     cells: list[dict]
     heroes: list[dict]
+    # The status bar, the ancients and the result: the same for every viewer of the state.
+    status: dict
+    ancients: list[dict]
+    result: dict | None
     parts: dict[str, SafeString] = field(default_factory=dict)
     # Log events' sentences by (the event object, viewer): the views of one state show the same
     # event objects (the state's own), so each is looked up once per viewer, and its key
@@ -596,6 +617,9 @@ def _public_of(
         source=weakref.ref(source),
         cells=_cells(public_picture, None, person, online),
         heroes=[_hero(public_picture, h, None, person, online) for h in heroes],
+        status=_status(public_picture, person),
+        ancients=_ancients(public_picture),
+        result=_result(public_picture, person),
     )
     with _publics_lock:
         # Those of states gone (superseded versions) go first: they hold their log events.
