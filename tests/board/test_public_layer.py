@@ -81,3 +81,43 @@ def test_a_state_gone_takes_its_shared_layer_with_it():
         source=playout("shadows", "competitive", 2, seed=4)[3],
     )
     assert all(p.source() is not None for p in board_render._publics.values())
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), CONFIGS[::2])
+def test_views_made_state_after_state_of_one_game_are_the_views_made_without_the_layer(
+    edition, mode, heroes
+):
+    # A state's layer takes unchanged cells and panels from the layer of the state before
+    # (`Earlier`): what it takes must be what it would have made.
+    names = players(heroes)
+    for n, state in enumerate(playout(edition, mode, heroes)[:160]):
+        online = set(range(heroes)) if n % 40 < 30 else {0}
+        for viewer in (None, heroes - 1):
+            plain = render_board(
+                view(state, viewer), viewer=viewer, players=names, online=online, table_slug="g"
+            )
+            shared = render_board(
+                view(state, viewer),
+                viewer=viewer,
+                players=names,
+                online=online,
+                table_slug="g",
+                source=state,
+            )
+            assert shared == plain, (state.version, viewer, sorted(online))
+
+
+def test_a_state_s_layer_takes_the_unchanged_cells_and_panels_from_the_state_before():
+    names = players(4)
+    layers = [
+        board_render.board_context(
+            view(s, None), viewer=None, players=names, online=set(), table_slug="u", source=s
+        )["public"]
+        for s in playout("gloom", "competitive", 4, seed=5)[100:130]
+    ]
+    cells = panels = 0
+    for before, after in zip(layers, layers[1:], strict=False):
+        cells += sum(x is y for x, y in zip(before.cells, after.cells, strict=True))
+        panels += sum(x is y for x, y in zip(before.heroes, after.heroes, strict=True))
+    assert cells >= 20 * 29, "a decision changes a cell or two of 25"
+    assert panels >= 29, (panels, "a decision leaves most heroes panels as they were")

@@ -158,7 +158,11 @@ def board_context(
     # Everything `person` can answer: the sentences of events are kept by it (log_text.py).
     names_key = tuple((s, person(s)) for s in sorted(set(players) | set(by_seat)))
 
-    public = _public_of(source, picture, person, names_key, online) if source is not None else None
+    public = (
+        _public_of(source, picture, person, names_key, online, table_slug)
+        if source is not None
+        else None
+    )
 
     def line_of(event: dict) -> LogLine:
         if public is not None:
@@ -336,9 +340,14 @@ def _cells(
     person: Names,
     online: set[int],
     public: Public | None = None,
+    earlier: Earlier | None = None,
+    facts: list | None = None,
 ) -> list[dict]:
     """The map's cells as `viewer` sees them; with `public`, a cell that shows this viewer
-    nothing of their own is the public one (the same object, whose part is made once)."""
+    nothing of their own is the public one (the same object, whose part is made once).
+
+    `facts` (the public layer's): filled with what each cell is made from; a cell made from the
+    same as in `earlier` (the table's public layer before) is that one."""
     heroes = {h["seat"]: h for h in picture.get("heroes") or []}
     reach: dict[int, list[dict]] = {}
     for c in picture.get("choices") or [] if viewer is not None else []:
@@ -363,6 +372,21 @@ def _cells(
         if public is not None and not _cell_is_own(loc, idx, viewer, reach, here):
             cells.append(public.cells[i])
             continue
+        if facts is not None:
+            made_of = (
+                loc,
+                [
+                    _standee_facts(heroes[s], picture)
+                    for s in loc.get("heroes") or []
+                    if s in heroes
+                ],
+                ancients_at.get(idx),
+            )
+            facts.append(made_of)
+            if earlier is not None and i < len(earlier.cell_facts):
+                if earlier.cell_facts[i] == made_of:
+                    cells.append(earlier.cells[i])
+                    continue
         row, col = divmod(idx, 5)
         terrain = loc.get("terrain", "none")
         cells.append(
@@ -493,6 +517,20 @@ def _standee(h: dict, picture: dict, viewer: int | None, person: Names, online: 
     }
 
 
+def _standee_facts(h: dict, picture: dict) -> tuple:
+    """What `_standee` reads of a hero and the picture (besides the viewer, names, presence)."""
+    seat = h["seat"]
+    return (
+        seat,
+        h.get("name"),
+        h.get("hidden"),
+        h.get("camped"),
+        h.get("defeated"),
+        seat == picture.get("turn"),
+        seat == picture.get("first"),
+    )
+
+
 def _ancients(picture: dict) -> list[dict]:
     out = []
     for a in picture.get("ancients") or []:
@@ -589,38 +627,80 @@ class Public:
         return line
 
 
+@dataclass(frozen=True)
+class Earlier:
+    """What the next public layer of a table may take from the one before: each cell and hero
+    panel with what it was made from, and the parts made of them."""
+
+    cell_facts: list
+    cells: list[dict]
+    hero_facts: list
+    heroes: list[dict]
+    parts: dict[str, SafeString]
+
+
 PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
 _publics: OrderedDict[tuple, Public] = OrderedDict()
+# The newest public layer of each table (by its slug, the names and the presence).
+_earlier: OrderedDict[tuple, Earlier] = OrderedDict()
 _publics_lock = Lock()
 
 
 def _public_of(
-    source: object, picture: dict, person: Names, names_key: tuple, online: set[int]
+    source: object,
+    picture: dict,
+    person: Names,
+    names_key: tuple,
+    online: set[int],
+    lineage: str = "",
 ) -> Public:
     """The public layer of `source` (an engine state) for these player names and this presence.
 
     Keyed by the state object itself (held weakly): a state never changes once made, so every
     picture made from it shows the same public facts. Built from `picture`'s public facts only
-    (any viewer's picture: the heroes' hands are left out)."""
+    (any viewer's picture: the heroes' hands are left out).
+
+    `lineage` names the game (the table's slug): a cell or a hero's panel made from the same
+    facts as in that game's layer before is taken from it, with its part, not made again (a
+    decision changes one or two of the 25 cells and of the panels)."""
     key = (id(source), names_key, frozenset(online))
     with _publics_lock:
         found = _publics.get(key)
         if found is not None and found.source() is source:
             _publics.move_to_end(key)
             return found
+        earlier = _earlier.get((lineage, *key[1:])) if lineage else None
     heroes = [
         {k: v for k, v in h.items() if k not in ("hand", "loot")}
         for h in picture.get("heroes") or []
     ]
     public_picture = dict(picture, heroes=heroes, choices=[])
+    cell_facts: list = []
+    cells = _cells(public_picture, None, person, online, earlier=earlier, facts=cell_facts)
+    hero_facts = [_hero_facts(public_picture, h) for h in heroes]
+    panels = [
+        earlier.heroes[i]
+        if earlier is not None and i < len(earlier.hero_facts) and earlier.hero_facts[i] == fact
+        else _hero(public_picture, h, None, person, online)
+        for i, (h, fact) in enumerate(zip(heroes, hero_facts, strict=True))
+    ]
     made = Public(
         source=weakref.ref(source),
-        cells=_cells(public_picture, None, person, online),
-        heroes=[_hero(public_picture, h, None, person, online) for h in heroes],
+        cells=cells,
+        heroes=panels,
         status=_status(public_picture, person),
         ancients=_ancients(public_picture),
         result=_result(public_picture, person),
     )
+    if earlier is not None:  # the parts of what was taken, as they were made
+        for mine, theirs, name in ((cells, earlier.cells, "loc"), (panels, earlier.heroes, "")):
+            for taken, before in zip(mine, theirs, strict=False):
+                if taken is before:
+                    part_id = (
+                        f"kb-loc-{taken['index']}" if name else f"kb-hero-card-{taken['seat']}"
+                    )
+                    if part_id in earlier.parts:
+                        made.parts[part_id] = earlier.parts[part_id]
     with _publics_lock:
         # Those of states gone (superseded versions) go first: they hold their log events.
         for gone in [k for k, p in _publics.items() if p.source() is None]:
@@ -629,7 +709,28 @@ def _public_of(
         _publics.move_to_end(key)
         while len(_publics) > PUBLIC_KEPT:
             _publics.popitem(last=False)
+        if lineage:
+            lineage_key = (lineage, *key[1:])
+            _earlier[lineage_key] = Earlier(cell_facts, cells, hero_facts, panels, made.parts)
+            _earlier.move_to_end(lineage_key)
+            while len(_earlier) > PUBLIC_KEPT:
+                _earlier.popitem(last=False)
     return made
+
+
+def _hero_facts(picture: dict, h: dict) -> tuple:
+    """What a hero's public panel is made from (`_hero` for a spectator), besides the names and
+    the presence."""
+    return (
+        h,
+        picture.get("turn"),
+        picture.get("first"),
+        picture.get("waiting_for"),
+        picture.get("team"),
+        picture.get("edition"),
+        len(picture.get("heroes") or []),
+        _loc_name(picture, h.get("loc")),
+    )
 
 
 def _public_hero(h: dict, viewer: int | None) -> bool:
