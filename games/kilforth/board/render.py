@@ -225,6 +225,9 @@ def _status(picture: dict, person: Names) -> dict:
         "first_seat": picture.get("first"),
         "turn": person(picture["turn"]) if picture.get("turn") is not None else "",
         "turn_seat": picture.get("turn"),
+        # The seats deciding now and the team's: board.css marks the heroes' panels by them.
+        "waiting_seats": list(picture.get("waiting_for") or []),
+        "team_seats": list(picture.get("team") or []),
         "decks": [(k, n) for k, n in decks.items() if ":" not in k and k != "night"],
         "team": [person(m) for m in picture.get("team") or []],
         "loot_bag": picture.get("loot_bag"),
@@ -375,11 +378,7 @@ def _cells(
         if facts is not None:
             made_of = (
                 loc,
-                [
-                    _standee_facts(heroes[s], picture)
-                    for s in loc.get("heroes") or []
-                    if s in heroes
-                ],
+                [_standee_facts(heroes[s]) for s in loc.get("heroes") or [] if s in heroes],
                 ancients_at.get(idx),
             )
             facts.append(made_of)
@@ -511,24 +510,13 @@ def _standee(h: dict, picture: dict, viewer: int | None, person: Names, online: 
         "camped": h.get("camped"),
         "defeated": h.get("defeated"),
         "me": seat == viewer,
-        "turn": seat == picture.get("turn"),
-        "first": seat == picture.get("first"),
         "online": seat in online,
     }
 
 
-def _standee_facts(h: dict, picture: dict) -> tuple:
-    """What `_standee` reads of a hero and the picture (besides the viewer, names, presence)."""
-    seat = h["seat"]
-    return (
-        seat,
-        h.get("name"),
-        h.get("hidden"),
-        h.get("camped"),
-        h.get("defeated"),
-        seat == picture.get("turn"),
-        seat == picture.get("first"),
-    )
+def _standee_facts(h: dict) -> tuple:
+    """What `_standee` reads of a hero (besides the viewer, names, presence)."""
+    return (h["seat"], h.get("name"), h.get("hidden"), h.get("camped"), h.get("defeated"))
 
 
 def _ancients(picture: dict) -> list[dict]:
@@ -723,10 +711,6 @@ def _hero_facts(picture: dict, h: dict) -> tuple:
     the presence."""
     return (
         h,
-        picture.get("turn"),
-        picture.get("first"),
-        picture.get("waiting_for"),
-        picture.get("team"),
         picture.get("edition"),
         len(picture.get("heroes") or []),
         _loc_name(picture, h.get("loc")),
@@ -785,10 +769,6 @@ def _hero(picture: dict, h: dict, viewer: int | None, person: Names, online: set
         "klass": card_name(h.get("class")),
         "online": seat in online,
         "me": seat == viewer,
-        "turn": seat == picture.get("turn"),
-        "first": seat == picture.get("first"),
-        "waiting": seat in (picture.get("waiting_for") or []),
-        "in_team": seat in (picture.get("team") or []),
         "hp": h.get("hp", 0),
         "max_hp": h.get("max_hp", 0),
         "hp_pct": int(100 * h.get("hp", 0) / h["max_hp"]) if h.get("max_hp") else 0,
