@@ -690,9 +690,14 @@ def _public_of(
                     if part_id in earlier.parts:
                         made.parts[part_id] = earlier.parts[part_id]
     with _publics_lock:
-        # Those of states gone (superseded versions) go first: they hold their log events.
-        for gone in [k for k, p in _publics.items() if p.source() is None]:
-            del _publics[gone]
+        # Those of states gone (superseded versions) go first, they hold their log events:
+        # the oldest while they are gone (a layer in use moves to the end), and all of them
+        # once the layers kept fill up.
+        while _publics and next(iter(_publics.values())).source() is None:
+            _publics.popitem(last=False)
+        if len(_publics) >= PUBLIC_KEPT:
+            for gone in [k for k, p in _publics.items() if p.source() is None]:
+                del _publics[gone]
         _publics[key] = made
         _publics.move_to_end(key)
         while len(_publics) > PUBLIC_KEPT:
