@@ -155,3 +155,43 @@ def test_the_night_darkens_the_map_and_the_day_lifts_it_through_the_status_part(
     assert shade() != dark
     assert dark == "rgb(42, 47, 69)"  # the night's own colour (#2a2f45)
     page.close()
+
+
+def test_the_turn_and_the_decider_move_between_heroes_through_the_status_part(browser):  # noqa: F811
+    """Whose turn it is and who decides are said by the status part alone: each hero's panel
+    shows its badges (and the turn's ring) by it, so a partial frame bringing only the status
+    moves them from one hero to the next."""
+    from tests.browser.conftest import SCREENSHOTS
+
+    from .games import playout
+
+    states = [s for s in playout("gloom", "competitive", 2) if s.result is None]
+    first = next(s for s in states if s.turn is not None and s.waiting_for == [s.turn])
+    later = next(
+        s
+        for s in states
+        if s.version > first.version and s.turn is not None and s.turn != first.turn
+    )
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_content(page_html(framed(first, None)))
+
+    def shown(seat: int, badge: str) -> bool:
+        return page.locator(f"#kb-hero-card-{seat} .{badge}").is_visible()
+
+    def ringed(seat: int) -> bool:
+        shadow = page.locator(f"#kb-hero-card-{seat}").evaluate(
+            "el => getComputedStyle(el).boxShadow"
+        )
+        return "2px 0px 0px" in shadow or " 0px 0px 0px 2px" in shadow
+
+    now, other = first.turn, 1 - first.turn
+    assert shown(now, "hb-turn") and shown(now, "hb-wait") and ringed(now)
+    assert not shown(other, "hb-turn") and not shown(other, "hb-wait") and not ringed(other)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "board-turn-badges-desktop.png"))
+    # Only the status part is swapped in, as a partial frame would: the badges follow it.
+    status = framed(later, None).split("<!--[kb-status-->", 1)[1].split("<!--]-->", 1)[0]
+    page.evaluate("html => { document.getElementById('kb-status').outerHTML = html; }", status)
+    assert shown(later.turn, "hb-turn") and ringed(later.turn)
+    assert not shown(1 - later.turn, "hb-turn") and not ringed(1 - later.turn)
+    page.close()

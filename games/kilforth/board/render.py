@@ -631,6 +631,8 @@ PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render t
 _publics: OrderedDict[tuple, Public] = OrderedDict()
 # The newest public layer of each table (by its slug, the names and the presence).
 _earlier: OrderedDict[tuple, Earlier] = OrderedDict()
+# The keys of the layers whose states are gone (appended by the states' weak references).
+_gone: list[tuple] = []
 _publics_lock = Lock()
 
 
@@ -673,7 +675,7 @@ def _public_of(
         for i, (h, fact) in enumerate(zip(heroes, hero_facts, strict=True))
     ]
     made = Public(
-        source=weakref.ref(source),
+        source=weakref.ref(source, lambda _, key=key: _gone.append(key)),
         cells=cells,
         heroes=panels,
         status=_status(public_picture, person),
@@ -691,12 +693,11 @@ def _public_of(
                         made.parts[part_id] = earlier.parts[part_id]
     with _publics_lock:
         # Those of states gone (superseded versions) go first, they hold their log events:
-        # the oldest while they are gone (a layer in use moves to the end), and all of them
-        # once the layers kept fill up.
-        while _publics and next(iter(_publics.values())).source() is None:
-            _publics.popitem(last=False)
-        if len(_publics) >= PUBLIC_KEPT:
-            for gone in [k for k, p in _publics.items() if p.source() is None]:
+        # each state's layer names itself in `_gone` when the state goes (its weak reference's
+        # callback), so they are found without looking at every layer kept.
+        while _gone:
+            gone = _gone.pop()
+            if gone in _publics and _publics[gone].source() is None:
                 del _publics[gone]
         _publics[key] = made
         _publics.move_to_end(key)
