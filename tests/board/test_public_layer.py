@@ -21,18 +21,23 @@ def test_every_view_made_with_the_shared_layer_is_the_view_made_without_it(editi
     for state in sample(edition, mode, heroes, n=12):
         for online in (set(range(heroes)), {0}):
             for viewer in [*range(heroes), None]:
-                plain = render_board(
-                    view(state, viewer), viewer=viewer, players=names, online=online, table_slug="t"
-                )
-                shared = render_board(
-                    view(state, viewer),
-                    viewer=viewer,
-                    players=names,
-                    online=online,
-                    table_slug="t",
-                    source=state,
-                )
-                assert shared == plain, (state.version, viewer, sorted(online))
+                assert_shared_is_plain(state, viewer, names, online, "t")
+
+
+def assert_shared_is_plain(state, viewer, names, online, slug) -> None:
+    """The view made with the shared layer (`source`) is the view made without it."""
+    plain = render_board(
+        view(state, viewer), viewer=viewer, players=names, online=online, table_slug=slug
+    )
+    shared = render_board(
+        view(state, viewer),
+        viewer=viewer,
+        players=names,
+        online=online,
+        table_slug=slug,
+        source=state,
+    )
+    assert shared == plain, (state.version, viewer, sorted(online))
 
 
 def test_the_views_of_one_state_share_the_cells_that_hold_nothing_of_their_own():
@@ -93,18 +98,7 @@ def test_views_made_state_after_state_of_one_game_are_the_views_made_without_the
     for n, state in enumerate(playout(edition, mode, heroes)[:160]):
         online = set(range(heroes)) if n % 40 < 30 else {0}
         for viewer in (None, heroes - 1):
-            plain = render_board(
-                view(state, viewer), viewer=viewer, players=names, online=online, table_slug="g"
-            )
-            shared = render_board(
-                view(state, viewer),
-                viewer=viewer,
-                players=names,
-                online=online,
-                table_slug="g",
-                source=state,
-            )
-            assert shared == plain, (state.version, viewer, sorted(online))
+            assert_shared_is_plain(state, viewer, names, online, "g")
 
 
 def test_a_state_s_layer_takes_the_unchanged_cells_and_panels_from_the_state_before():
