@@ -130,8 +130,23 @@
     if (e.target.closest && e.target.closest("#game-board")) acted = true;
   }, true);
   document.addEventListener("htmx:wsAfterMessage", announce);
+  // The log's groups are a ring of parts (a new group takes the oldest one's place); the CSS
+  // shows them newest first, and here they are put in that order in the page, for screen
+  // readers and for copying. Only a group out of place moves.
+  function logOrder() {
+    document.querySelectorAll(".log-list").forEach(function (list) {
+      var groups = Array.prototype.slice.call(list.children);
+      var sorted = groups.slice().sort(function (a, b) {
+        return Number(b.dataset.group) - Number(a.dataset.group);
+      });
+      sorted.forEach(function (g, i) {
+        if (list.children[i] !== g) list.insertBefore(g, list.children[i]);
+      });
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", logOrder);
   window.addEventListener("resize", fit);
-  function ready() { fit(); announce(); }
+  function ready() { fit(); logOrder(); announce(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -195,3 +195,49 @@ def test_the_turn_and_the_decider_move_between_heroes_through_the_status_part(br
     assert shown(later.turn, "hb-turn") and ringed(later.turn)
     assert not shown(1 - later.turn, "hb-turn") and not ringed(1 - later.turn)
     page.close()
+
+
+def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_part(browser):  # noqa: F811
+    """The log's groups are a ring of parts: the CSS shows them newest first at once, and
+    board.js puts them in that order in the page after the frame (what a screen reader reads)."""
+    from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS
+
+    from .games import playout
+
+    def newest(state) -> int:
+        return view(state, None)["log_numbers"][-1] // LOG_GROUP
+
+    states = playout("gloom", "competitive", 2)
+    old = next(s for s in states if newest(s) >= LOG_GROUPS and newest(s) % LOG_GROUPS == 0)
+    new = next(s for s in states if newest(s) == newest(old) + 1)
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_content(page_html(framed(old, None)))
+
+    def groups(by: str) -> list[int]:
+        order = (
+            ""
+            if by == "page"
+            else ".sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)"
+        )
+        return page.evaluate(
+            f"[...document.querySelectorAll('.log-group')]{order}.map(g => +g.dataset.group)"
+        )
+
+    assert groups("page") == groups("screen") == sorted(groups("page"), reverse=True)
+    # The frame: the newest group's part (kb-log-{newest % 6}) changed, and the new group took
+    # the place of the oldest (kb-log-0 held it), which now reads first but sits first no more.
+    board = framed(new, None)
+    changed = [f"kb-log-{newest(old) % LOG_GROUPS}", f"kb-log-{newest(new) % LOG_GROUPS}"]
+    for part_id in changed:
+        body = board.split(f"<!--[{part_id}-->", 1)[1].split("<!--]-->", 1)[0]
+        page.evaluate(
+            "([id, html]) => { document.getElementById(id).outerHTML = html; }", [part_id, body]
+        )
+    on_screen = groups("screen")
+    assert on_screen == sorted(on_screen, reverse=True) and on_screen[0] == newest(new)
+    assert groups("page") != on_screen  # the ring's order, until board.js puts them in order
+    page.evaluate("document.dispatchEvent(new Event('htmx:wsAfterMessage'))")
+    assert groups("page") == on_screen
+    first_row = page.locator(".log-row").first.inner_text()
+    assert first_row and first_row in framed(new, None)
+    page.close()

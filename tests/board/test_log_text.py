@@ -81,8 +81,8 @@ def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
     # Not the same words (another day), not the same line.
     later = describe_kept(dict(event, day=3), names, names_key, 0)
     assert later is not spectator and later.text == spectator.text
-    row = parts.log_rows([spectator], None)
-    assert parts.log_rows([describe_kept(event, names, names_key, 0)], 0) == row
+    row = parts.log_groups([spectator], [0], None)[0][1]
+    assert parts.log_groups([describe_kept(event, names, names_key, 0)], [0], 0)[0][1] == row
     assert spectator.__dict__["_rows"] == {(False, True): row}  # made once, for both
     # Seat 1's own row is marked as theirs, from the same line.
-    assert "mine" in parts.log_rows([describe_kept(event, names, names_key, 1)], 1)
+    assert "mine" in parts.log_groups([describe_kept(event, names, names_key, 1)], [0], 1)[0][1]

@@ -6,7 +6,9 @@ import re
 
 import pytest
 
-from games.kilforth.board import render_board
+from games.kilforth.board import board_context, render_board
+from games.kilforth.board.log_text import LogRow
+from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS, render
 from games.kilforth.engine import view
 from games.tables.frames import AS_PART, Rendering, apply_frame, as_part, board_frame
 
@@ -119,3 +121,70 @@ def test_a_part_that_is_not_an_element_is_refused():
     assert as_part(' <li id="x">a</li>') == f' <li{AS_PART} id="x">a</li>'
     with pytest.raises(ValueError):
         as_part("just words")
+
+
+def newest_group(state, viewer) -> int:
+    return view(state, viewer)["log_numbers"][-1] // LOG_GROUP
+
+
+def test_a_decision_resends_the_newest_log_group_and_the_one_a_new_group_takes_the_place_of():
+    states = playout("gloom", "competitive", 4)[:200]
+    sent_per_decision = []
+    for viewer in (None, 2):
+        before = Rendering.of(board(states[0], viewer), 0)
+        for old, new in zip(states, states[1:], strict=False):
+            after = Rendering.of(board(new, viewer), 0)
+            frame = after.changed_since(before)
+            assert frame is not None
+            sent = {p for p in PART.findall(frame) if p.startswith("kb-log-")}
+            was, now = newest_group(old, viewer), newest_group(new, viewer)
+            # The groups between keep their parts as sent; a new group takes the oldest's part.
+            may = {f"kb-log-{g % LOG_GROUPS}" for g in range(was, now + 1)}
+            assert sent <= may, (new.version, sorted(sent), was, now)
+            sent_per_decision.append(len(sent))
+            before = after
+    # Of six parts, a decision sends one or two (two when its events start a new group).
+    assert 1 <= sum(sent_per_decision) / len(sent_per_decision) <= 2.2
+
+
+def shown_log(html: str) -> str:
+    """The log's rows as the page reads them once board.js has put the groups newest first."""
+    groups = re.findall(
+        r'<ol id="kb-log-\d" class="log-group" data-group="(-?\d+)"[^>]*>(.*?)</ol>', html
+    )
+    assert len(groups) == LOG_GROUPS
+    return "".join(rows for _, rows in sorted(groups, key=lambda g: -int(g[0])))
+
+
+@pytest.mark.parametrize("viewer", [None, 1])
+def test_the_log_shows_its_newest_whole_groups_of_events_with_their_day_headings(viewer):
+    for state in playout("shadows", "competitive", 2)[::23]:
+        picture = view(state, viewer)
+        shown = shown_log(board(state, viewer))
+        # The newest whole groups: all the viewer may see of the events numbered from the
+        # oldest group's start (at least LOG_GROUPS - 1 groups of them, once the game has them).
+        numbers = picture["log_numbers"]
+        newest = numbers[-1] // LOG_GROUP if numbers else 0
+        oldest = (newest - LOG_GROUPS + 1) * LOG_GROUP
+        first = state.logged - len(state.log)
+        seen = [
+            e
+            for i, e in enumerate(state.log)
+            if first + i >= oldest and e["vis"] in ("all", viewer)
+        ]
+        assert shown.count('<li class="log-row') == len(seen)
+        # Row by row what the one list of these events would read, day headings included.
+        context = board_context(
+            dict(picture, log=seen, log_numbers=None),
+            viewer=viewer,
+            players=players(2),
+            online=set(),
+            table_slug="t",
+        )
+        rows = []
+        for line in reversed(context["log_lines"]):
+            new_day = not rows or rows[-1].day != line.day
+            rows.append(LogRow(line=line, mine=viewer in line.seats, new_day=new_day, day=line.day))
+        one_list = "".join(render("kilforth/_log_row.html", {"r": r}).strip() for r in rows)
+        assert shown == one_list, state.version
+        assert seen or "Nothing has happened yet." in shown

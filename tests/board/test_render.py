@@ -373,7 +373,10 @@ def test_the_latest_dice_stay_on_the_board_on_the_days_after_them():
         html = render(state, 0)
         if rolled_on is not None:
             assert "No dice rolled yet" not in html, (rolled_on, state.day)
-            assert 'class="die' in html
+            dice = html[html.index("<!--[kb-dice-->") : html.index("<!--[kb-loc-0-->")]
+            # The latest test's dice (a test of no dice says so).
+            assert '<li class="test">' in dice
+            assert 'class="die' in dice or 'class="no-dice"' in dice
         elif any(e["e"] == "roll" for e in state.log):
             rolled_on = state.day
     assert rolled_on is not None and state.day >= rolled_on + 7

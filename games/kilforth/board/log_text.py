@@ -204,7 +204,7 @@ def describe_kept(
 
 # Lines by everything they say: the viewers of one event mostly read the same line (a spectator
 # and the three seats it is not about), so they share one object, and with it the row's HTML
-# that the board keeps on it (parts.log_rows): made once, not once per viewer.
+# that the board keeps on it (parts.log_groups): made once, not once per viewer.
 _same: OrderedDict[tuple, LogLine] = OrderedDict()
 
 

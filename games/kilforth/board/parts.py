@@ -97,15 +97,33 @@ def _plain(value: object) -> object:
     raise TypeError(type(value).__name__)
 
 
-def log_rows(lines: list[LogLine], viewer: int | None) -> SafeString:
-    """The log's rows for `viewer`, newest first, joined (one string, hashed once for the log
-    part's key). A row is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept
-    on its line (a line never changes, and the viewers who read the same sentence share one:
-    log_text._shared; a decision adds a row or two to up to 60 per view), by whether it is about
-    the viewer and whether a day heading goes above it."""
-    out = []
+# The log's rows go in groups of LOG_GROUP events by the events' numbers in the game's log, in a
+# ring of LOG_GROUPS parts: group g is part kb-log-{g % LOG_GROUPS}. A decision logs six events
+# or so: it changes the newest group and, when its events start a new one, the part of the
+# oldest group, which the new group takes. No part moves, so the board's outline stays the same;
+# each group carries its number (`data-group`), the CSS orders the groups newest first
+# (`order`), and board.js puts them in that order in the page too, for reading. The board shows
+# whole groups: the newest LOG_GROUPS of them hold at most LOG_GROUP * LOG_GROUPS events, which
+# the engine's view (LOG_TAIL newest events) always covers.
+LOG_GROUP = 10
+LOG_GROUPS = 6
+
+
+def log_groups(
+    lines: list[LogLine], numbers: list[int], viewer: int | None
+) -> list[tuple[int, SafeString]]:
+    """The log's rows for `viewer` (lines oldest first, `numbers` each line's event number) as
+    (group number, its rows newest first, joined) for each part of the ring in turn. A row is
+    `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
+    never changes, and the viewers who read the same sentence share one: log_text._shared), by
+    whether it is about the viewer and whether a day heading goes above it."""
+    newest = numbers[-1] // LOG_GROUP if lines else 0
+    rows: list[list[str]] = [[] for _ in range(LOG_GROUPS)]
     prev_day = None
-    for line in reversed(lines):
+    for line, number in zip(reversed(lines), reversed(numbers), strict=True):
+        group = number // LOG_GROUP
+        if newest - group >= LOG_GROUPS:
+            break
         new_day = line.day != prev_day
         prev_day = line.day
         made = line.__dict__.get("_rows")
@@ -118,8 +136,12 @@ def log_rows(lines: list[LogLine], viewer: int | None) -> SafeString:
             html = made[(mine, new_day)] = SafeString(
                 render("kilforth/_log_row.html", {"r": row}).strip()
             )
-        out.append(html)
-    return SafeString("".join(out))
+        rows[newest - group].append(html)
+    ring: list[tuple[int, SafeString]] = [(0, SafeString(""))] * LOG_GROUPS
+    for back, joined in enumerate(rows):
+        group = newest - back
+        ring[group % LOG_GROUPS] = (group, SafeString("".join(joined)))
+    return ring
 
 
 def forget() -> None:
@@ -206,12 +228,18 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
         "ancients": alike("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
         "heroes": [hero(i, h) for i, h in enumerate(context["heroes"])],
-        # Rows one by one: a decision adds a row or two to a log of up to 60.
-        "log": part(
-            "kb-log",
-            "kilforth/_log.html",
-            # Joined here (one string, hashed once for the memo key), not looped in the template.
-            rows=log_rows(context["log_lines"], context["viewer"]),
-            spectator=context["spectator"],
-        ),
+        # In a ring of groups by event number (log_groups): a decision changes one or two.
+        "log": [
+            part(
+                f"kb-log-{k}",
+                "kilforth/_log_group.html",
+                # Joined here (hashed once for the memo key), not looped in the template.
+                rows=rows,
+                group=group,
+                empty=group == 0 and not context["log_lines"],
+            )
+            for k, (group, rows) in enumerate(
+                log_groups(context["log_lines"], context["log_numbers"], context["viewer"])
+            )
+        ],
     }, slots

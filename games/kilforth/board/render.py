@@ -196,6 +196,9 @@ def board_context(
         ),
         "night": _night_panel(picture.get("night"), line_of),
         "log_lines": lines,  # oldest first; the board shows them newest first
+        # Each line's event number in the game's log (the engine's; by position for a picture
+        # without them: a whole history given to render_full_log).
+        "log_numbers": _log_numbers(picture, len(lines)),
         "result": public.result if public is not None else _result(picture, person),
         "me": me,
         "success_min": succ_min,
@@ -974,6 +977,13 @@ def _night_panel(night: dict | None, line_of: Callable[[dict], LogLine]) -> dict
 # -- log, result, glossary -----------------------------------------------------------------------
 
 
+def _log_numbers(picture: dict, count: int) -> list[int]:
+    numbers = picture.get("log_numbers")
+    if isinstance(numbers, list) and len(numbers) == count:
+        return numbers
+    return list(range(count))
+
+
 def _log_rows(lines: list[LogLine], viewer: int | None) -> list[LogRow]:
     rows = []
     prev_day = None
@@ -1057,5 +1067,7 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
     rows = _log_rows(context["log_lines"], viewer)
-    context["rows"] = SafeString("".join(render("kilforth/_log_row.html", {"r": r}) for r in rows))
+    html = SafeString("".join(render("kilforth/_log_row.html", {"r": r}) for r in rows))
+    whole = {"part_id": "", "rows": html, "group": 0, "empty": not rows}
+    context["parts"] = {"log": [render("kilforth/_log_group.html", whole)]}
     return render("kilforth/full_log.html", context)

@@ -139,6 +139,7 @@ def view(state: State, viewer: int | None, public: dict | None = None) -> dict:
             prompt["options"] = [
                 {"key": o["key"], "label": o["label"], "data": o["data"]} for o in p["options"]
             ]
+    log, numbers = numbered_log(state, viewer, LOG_TAIL)
     return {
         "success_min": success_min(state),
         "test": test_in_progress(state),
@@ -166,7 +167,8 @@ def view(state: State, viewer: int | None, public: dict | None = None) -> dict:
         "choices": choices(state, viewer),
         "waiting_for": state.waiting_for,
         "result": state.result,
-        "log": visible_log(state, viewer, LOG_TAIL),
+        "log": log,
+        "log_numbers": numbers,
     }
 
 
@@ -250,11 +252,26 @@ def test_in_progress(state: State) -> dict | None:
 
 def visible_log(state: State, viewer: int | None, limit: int | None = None) -> list[dict]:
     """The newest `limit` log events this viewer may see (scanned from the end: O(limit))."""
-    out = []
-    for e in reversed(state.log):
+    return numbered_log(state, viewer, limit)[0]
+
+
+def numbered_log(
+    state: State, viewer: int | None, limit: int | None = None
+) -> tuple[list[dict], list[int]]:
+    """The newest `limit` log events this viewer may see, oldest first, and the number of each
+    in the whole game's log (the first event ever logged is 0; the state keeps only the newest
+    LOG_KEPT, and counts them all in `logged`). The board groups its log rows by these numbers,
+    so a decision changes only the group its new events fall in."""
+    first = state.logged - len(state.log)
+    events: list[dict] = []
+    numbers: list[int] = []
+    for i in range(len(state.log) - 1, -1, -1):
+        e = state.log[i]
         if e["vis"] == "all" or e["vis"] == viewer:
-            out.append(e)
-            if limit is not None and len(out) >= limit:
+            events.append(e)
+            numbers.append(first + i)
+            if limit is not None and len(events) >= limit:
                 break
-    out.reverse()
-    return out
+    events.reverse()
+    numbers.reverse()
+    return events, numbers
