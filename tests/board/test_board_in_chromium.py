@@ -241,3 +241,12 @@ def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_par
     first_row = page.locator(".log-row").first.inner_text()
     assert first_row and first_row in framed(new, None)
     page.close()
+
+
+def test_no_rule_of_the_board_styles_its_parts_from_an_ancestor_has():
+    """`.kb:has(...)` rules made Chromium restyle much of the board after every swapped part
+    (docs/benchmarks.md, tenth pass: 21-25 -> 12-14 ms of style and layout per frame): what the
+    status part or the log's filters say reaches the board by sibling selectors instead."""
+    css = (ROOT / "static" / "css" / "board.css").read_text()
+    assert ".kb:has(" not in css
+    assert '#kb-status[data-turn="0"] ~ .kb-table #kb-hero-card-0' in css
