@@ -70,7 +70,7 @@ def test_a_line_belongs_to_every_hero_it_names_for_the_only_mine_filter():
 
 def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
     from games.kilforth.board import parts
-    from games.kilforth.board.log_text import describe_kept
+    from games.kilforth.board.log_text import LogTail, describe_kept
 
     names_key = tuple(sorted(PLAYERS.items()))
     event = {"e": "moved", "vis": "all", "day": 2, "seat": 1, "to": 7, "from": 12}
@@ -81,8 +81,13 @@ def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
     # Not the same words (another day), not the same line.
     later = describe_kept(dict(event, day=3), names, names_key, 0)
     assert later is not spectator and later.text == spectator.text
-    row = parts.log_groups([spectator], [0], None)[0][1]
-    assert parts.log_groups([describe_kept(event, names, names_key, 0)], [0], 0)[0][1] == row
+
+    def rows(line, viewer):
+        tail = LogTail(("t", viewer), [event], [None], [0], lambda e: line)
+        return parts.log_groups(tail, viewer)[0][1]
+
+    row = rows(spectator, None)
+    assert rows(describe_kept(event, names, names_key, 0), 0) == row
     assert spectator.__dict__["_rows"] == {(False, True): row}  # made once, for both
     # Seat 1's own row is marked as theirs, from the same line.
-    assert "mine" in parts.log_groups([describe_kept(event, names, names_key, 1)], [0], 1)[0][1]
+    assert "mine" in rows(describe_kept(event, names, names_key, 1), 1)

@@ -182,9 +182,30 @@ def test_the_log_shows_its_newest_whole_groups_of_events_with_their_day_headings
             table_slug="t",
         )
         rows = []
-        for line in reversed(context["log_lines"]):
+        for line in reversed(context["log"].lines()):
             new_day = not rows or rows[-1].day != line.day
             rows.append(LogRow(line=line, mine=viewer in line.seats, new_day=new_day, day=line.day))
         one_list = "".join(render("kilforth/_log_row.html", {"r": r}).strip() for r in rows)
         assert shown == one_list, state.version
         assert seen or "Nothing has happened yet." in shown
+
+
+@pytest.mark.parametrize("viewer", [None, 3])
+def test_log_groups_kept_from_a_views_last_board_read_as_groups_made_afresh(viewer, monkeypatch):
+    from games.kilforth.board import parts
+
+    made = []
+    group_rows = parts._group_rows
+    monkeypatch.setattr(parts, "_group_rows", lambda *a: made.append(1) or group_rows(*a))
+    states = playout("shadows", "competitive", 4)
+    # Forward, then back (an undo shows an older version again), then forward again.
+    order = list(states[40:110]) + [states[60], states[61], states[109]]
+    for state in order:
+        warm = board(state, viewer)
+        parts.forget()
+        made_warm = len(made)
+        assert board(state, viewer) == warm, state.version
+        assert len(made) - made_warm == LOG_GROUPS  # cold: every group made
+    # Warm, a view makes the group its decision's events went to, and sometimes the next one.
+    warm_made = len(made) - LOG_GROUPS * len(order)
+    assert warm_made <= 2.5 * len(order)

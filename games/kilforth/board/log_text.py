@@ -92,12 +92,17 @@ def _generic(e: dict, names: Names) -> str:
     return words + (": " + ", ".join(bits) if bits else "") + "."
 
 
+def event_day(e: dict) -> int:
+    """The day an event's line is under (0 when it does not say)."""
+    day = e.get("day")
+    return day if isinstance(day, int) else 0
+
+
 def describe(e: dict, names: Names, viewer: int | None = None, success_min: int = 5) -> LogLine:
     """One log event as a readable line; never raises."""
     kind = str(e.get("e", "?"))
     ev = EVENTS.get(kind)
-    day = e.get("day") if isinstance(e.get("day"), int) else 0
-    line = LogLine(kind=kind, text="", day=day, seats=_seats(e))
+    line = LogLine(kind=kind, text="", day=event_day(e), seats=_seats(e))
     if "faces" in e:
         line.dice = faces(e, success_min)
     try:
@@ -137,41 +142,22 @@ class _Unset:
 _UNSET = _Unset()
 
 
-# The lines one view showed last, by event content: (table, viewer, names, success threshold)
-# -> {event_key: LogLine}. A view's next board shows the same events but one or two, so its
-# lines are found in one dict each (`describe_view`); each view keeps only what it showed.
-VIEWS_KEPT = 1024
-_views: OrderedDict[tuple, dict[bytes, LogLine]] = OrderedDict()
+@dataclass(frozen=True)
+class LogTail:
+    """The newest events one view shows, as the board's log reads them: each one's content
+    (`keys`: its `event_key`) and number in the game's log (`numbers`), and its line, made
+    when asked for (`line`: kept by the state's public layer or by `describe_kept`). `view`
+    names whose view it is: (table, names, viewer, success threshold)."""
 
+    view: tuple
+    events: list[dict]
+    keys: list[bytes | None]
+    numbers: list[int]
+    line: Callable[[dict], LogLine]
 
-def describe_view(
-    view: tuple,
-    events: list[dict],
-    keys: list[bytes | None],
-    names: Names,
-    names_key: tuple,
-    viewer: int | None = None,
-    success_min: int = 5,
-) -> list[LogLine]:
-    """`describe_kept` of each of `events` (their `event_key`s in `keys`) for one view, `view`
-    naming it (its table): the lines its last call made are looked up first."""
-    view_key = (view, names_key, viewer, success_min)
-    shown = _views.get(view_key) or {}
-    now: dict[bytes, LogLine] = {}
-    lines = []
-    for e, k in zip(events, keys, strict=True):
-        line = shown.get(k) if k is not None else None
-        if line is None:
-            line = describe_kept(e, names, names_key, viewer, success_min, key=k)
-        if k is not None:
-            now[k] = line
-        lines.append(line)
-    with _lines_lock:
-        _views[view_key] = now
-        _views.move_to_end(view_key)
-        while len(_views) > VIEWS_KEPT:
-            _views.popitem(last=False)
-    return lines
+    def lines(self) -> list[LogLine]:
+        """Every event's line, oldest first."""
+        return [self.line(e) for e in self.events]
 
 
 def describe_kept(

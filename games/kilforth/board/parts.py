@@ -24,7 +24,7 @@ from jinja2 import Environment
 
 from games.tables.frames import slot
 
-from .log_text import LogLine, LogRow
+from .log_text import LogRow, LogTail, event_day
 
 # Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
 PARTS_KEPT = 8192
@@ -107,23 +107,63 @@ def _plain(value: object) -> object:
 # the engine's view (LOG_TAIL newest events) always covers.
 LOG_GROUP = 10
 LOG_GROUPS = 6
+# Per view (log_text.LogTail.view), the groups its last board showed: (their events' keys, the
+# day above them, their rows). Bounded: up to 6 groups of about 1 KiB per view.
+RINGS_KEPT = 1024
+_rings: OrderedDict[tuple, dict[int, tuple[tuple, int | None, SafeString]]] = OrderedDict()
 
 
-def log_groups(
-    lines: list[LogLine], numbers: list[int], viewer: int | None
-) -> list[tuple[int, SafeString]]:
-    """The log's rows for `viewer` (lines oldest first, `numbers` each line's event number) as
-    (group number, its rows newest first, joined) for each part of the ring in turn. A row is
-    `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
+def log_groups(log: LogTail, viewer: int | None) -> list[tuple[int, SafeString]]:
+    """The log's rows for `viewer` as (group number, its rows newest first, joined) for each
+    part of the ring in turn.
+
+    A group is made again only when its events (their keys) or the day of the row above it
+    changed since this view's last board (`_rings`): a decision adds its events to the newest
+    group or two, and the others are the strings made before, whose hashes Python keeps. A row
+    is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
     never changes, and the viewers who read the same sentence share one: log_text._shared), by
     whether it is about the viewer and whether a day heading goes above it."""
-    newest = numbers[-1] // LOG_GROUP if lines else 0
-    rows: list[list[str]] = [[] for _ in range(LOG_GROUPS)]
-    prev_day = None
-    for line, number in zip(reversed(lines), reversed(numbers), strict=True):
-        group = number // LOG_GROUP
-        if newest - group >= LOG_GROUPS:
-            break
+    events, keys, numbers = log.events, log.keys, log.numbers
+    newest = numbers[-1] // LOG_GROUP if events else 0
+    with _lock:
+        kept = _rings.get(log.view) or {}
+    made: dict[int, tuple[tuple, int | None, SafeString]] = {}
+    ring: list[tuple[int, SafeString]] = [(0, SafeString(""))] * LOG_GROUPS
+    hi = len(events)
+    above: int | None = None  # the day of the row above the group's newest (None: no row)
+    for back in range(LOG_GROUPS):
+        group = newest - back
+        lo = hi
+        while lo > 0 and numbers[lo - 1] // LOG_GROUP == group:
+            lo -= 1
+        group_keys = tuple(keys[lo:hi])
+        found = kept.get(group)
+        if found is not None and found[0] == group_keys and found[1] == above:
+            html = found[2]
+        else:
+            html = _group_rows(log, lo, hi, above, viewer)
+        if None not in group_keys:  # events without a key are made again each time
+            made[group] = (group_keys, above, html)
+        ring[group % LOG_GROUPS] = (group, html)
+        if lo < hi:
+            above = event_day(events[lo])
+        hi = lo
+    with _lock:
+        _rings[log.view] = made
+        _rings.move_to_end(log.view)
+        while len(_rings) > RINGS_KEPT:
+            _rings.popitem(last=False)
+    return ring
+
+
+def _group_rows(
+    log: LogTail, lo: int, hi: int, above: int | None, viewer: int | None
+) -> SafeString:
+    """The rows of events lo..hi-1, newest first; `above`: the day of the row above them."""
+    out = []
+    prev_day = above
+    for i in range(hi - 1, lo - 1, -1):
+        line = log.line(log.events[i])
         new_day = line.day != prev_day
         prev_day = line.day
         made = line.__dict__.get("_rows")
@@ -136,18 +176,15 @@ def log_groups(
             html = made[(mine, new_day)] = SafeString(
                 render("kilforth/_log_row.html", {"r": row}).strip()
             )
-        rows[newest - group].append(html)
-    ring: list[tuple[int, SafeString]] = [(0, SafeString(""))] * LOG_GROUPS
-    for back, joined in enumerate(rows):
-        group = newest - back
-        ring[group % LOG_GROUPS] = (group, SafeString("".join(joined)))
-    return ring
+        out.append(html)
+    return SafeString("".join(out))
 
 
 def forget() -> None:
     """Forget every memoized part (a cold start: benchmarks and tests)."""
     with _lock:
         _memo.clear()
+        _rings.clear()
 
 
 class Slots:
@@ -236,10 +273,8 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
                 # Joined here (hashed once for the memo key), not looped in the template.
                 rows=rows,
                 group=group,
-                empty=group == 0 and not context["log_lines"],
+                empty=group == 0 and not context["log"].events,
             )
-            for k, (group, rows) in enumerate(
-                log_groups(context["log_lines"], context["log_numbers"], context["viewer"])
-            )
+            for k, (group, rows) in enumerate(log_groups(context["log"], context["viewer"]))
         ],
     }, slots

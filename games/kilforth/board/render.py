@@ -36,7 +36,7 @@ from .card_facts import (
     race_name,
     saga_stage,
 )
-from .log_text import LogLine, LogRow, Names, describe_kept, describe_view, event_key, faces
+from .log_text import LogLine, LogRow, LogTail, Names, describe_kept, event_key, faces
 from .parts import board_parts, render
 
 logger = logging.getLogger(__name__)
@@ -170,8 +170,13 @@ def board_context(
         return describe_kept(event, person, names_key, viewer, succ_min)
 
     events = picture.get("log") or []
-    keys = public.keys(events) if public is not None else [event_key(e) for e in events]
-    lines = describe_view((table_slug,), events, keys, person, names_key, viewer, succ_min)
+    log = LogTail(
+        view=(table_slug, names_key, viewer, succ_min),
+        events=events,
+        keys=public.keys(events) if public is not None else [event_key(e) for e in events],
+        numbers=_log_numbers(picture, len(events)),
+        line=line_of,
+    )
     me = by_seat.get(viewer) if viewer is not None else None
     return {
         "version": picture.get("version", 0),
@@ -195,10 +200,7 @@ def board_context(
             picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
         ),
         "night": _night_panel(picture.get("night"), line_of),
-        "log_lines": lines,  # oldest first; the board shows them newest first
-        # Each line's event number in the game's log (the engine's; by position for a picture
-        # without them: a whole history given to render_full_log).
-        "log_numbers": _log_numbers(picture, len(lines)),
+        "log": log,  # oldest first; the board shows them newest first (parts.log_groups)
         "result": public.result if public is not None else _result(picture, person),
         "me": me,
         "success_min": succ_min,
@@ -978,6 +980,8 @@ def _night_panel(night: dict | None, line_of: Callable[[dict], LogLine]) -> dict
 
 
 def _log_numbers(picture: dict, count: int) -> list[int]:
+    """Each event's number in the game's log: the engine's; by position for a picture without
+    them (a whole history, given to render_full_log)."""
     numbers = picture.get("log_numbers")
     if isinstance(numbers, list) and len(numbers) == count:
         return numbers
@@ -1066,7 +1070,7 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     """The whole game log for one viewer (the board shows only its newest part)."""
     context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
-    rows = _log_rows(context["log_lines"], viewer)
+    rows = _log_rows(context["log"].lines(), viewer)
     html = SafeString("".join(render("kilforth/_log_row.html", {"r": r}) for r in rows))
     whole = {"part_id": "", "rows": html, "group": 0, "empty": not rows}
     context["parts"] = {"log": [render("kilforth/_log_group.html", whole)]}
