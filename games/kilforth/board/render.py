@@ -410,7 +410,7 @@ def _cells(
                 "plots": [_plot(p) for p in loc.get("plots") or []],
                 "encounters": [_encounter(e, person, viewer) for e in loc.get("encounters") or []],
                 "standees": [
-                    _standee(heroes[s], picture, viewer, person, online)
+                    _standee(heroes[s], viewer, person, online)
                     for s in loc.get("heroes") or []
                     if s in heroes
                 ],
@@ -502,7 +502,7 @@ def _encounter(e: dict, person: Names, viewer: int | None) -> dict:
     }
 
 
-def _standee(h: dict, picture: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
+def _standee(h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
     seat = h["seat"]
     who = person(seat)
     return {
