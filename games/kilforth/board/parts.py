@@ -113,13 +113,14 @@ RINGS_KEPT = 1024
 _rings: OrderedDict[tuple, dict[int, tuple[tuple, int | None, SafeString]]] = OrderedDict()
 
 
-def log_groups(log: LogTail, viewer: int | None) -> list[tuple[int, SafeString]]:
-    """The log's rows for `viewer` as (group number, its rows newest first, joined) for each
-    part of the ring in turn.
+def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]:
+    """The log's parts for `viewer`: (part id, its group of rows) for each part of the ring in
+    turn (`kilforth/_log_group.html`: the group's number and its rows newest first).
 
     A group is made again only when its events (their keys) or the day of the row above it
     changed since this view's last board (`_rings`): a decision adds its events to the newest
-    group or two, and the others are the strings made before, whose hashes Python keeps. A row
+    group or two, and the others are the strings made before, whose hashes Python keeps. They
+    are kept here, not in the parts' memo, which they would crowd (six groups per view). A row
     is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
     never changes, and the viewers who read the same sentence share one: log_text._shared), by
     whether it is about the viewer and whether a day heading goes above it."""
@@ -128,23 +129,34 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[int, SafeString]]
     with _lock:
         kept = _rings.get(log.view) or {}
     made: dict[int, tuple[tuple, int | None, SafeString]] = {}
-    ring: list[tuple[int, SafeString]] = [(0, SafeString(""))] * LOG_GROUPS
+    ring: list[tuple[str, SafeString]] = [("", SafeString(""))] * LOG_GROUPS
     hi = len(events)
     above: int | None = None  # the day of the row above the group's newest (None: no row)
     for back in range(LOG_GROUPS):
         group = newest - back
+        part_id = f"kb-log-{group % LOG_GROUPS}"
         lo = hi
         while lo > 0 and numbers[lo - 1] // LOG_GROUP == group:
             lo -= 1
-        group_keys = tuple(keys[lo:hi])
+        group_keys = tuple(keys[lo:hi]) if events else None  # None: "nothing yet" is said
         found = kept.get(group)
         if found is not None and found[0] == group_keys and found[1] == above:
-            html = found[2]
+            body = found[2]
         else:
-            html = _group_rows(log, lo, hi, above, viewer)
-        if None not in group_keys:  # events without a key are made again each time
-            made[group] = (group_keys, above, html)
-        ring[group % LOG_GROUPS] = (group, html)
+            body = SafeString(
+                render(
+                    "kilforth/_log_group.html",
+                    {
+                        "part_id": part_id,
+                        "rows": _group_rows(log, lo, hi, above, viewer),
+                        "group": group,
+                        "empty": not events and back == 0,
+                    },
+                ).strip()
+            )
+        if group_keys is None or None not in group_keys:  # a keyless event: made each time
+            made[group] = (group_keys, above, body)
+        ring[group % LOG_GROUPS] = (part_id, body)
         if lo < hi:
             above = event_day(events[lo])
         hi = lo
@@ -267,14 +279,7 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "heroes": [hero(i, h) for i, h in enumerate(context["heroes"])],
         # In a ring of groups by event number (log_groups): a decision changes one or two.
         "log": [
-            part(
-                f"kb-log-{k}",
-                "kilforth/_log_group.html",
-                # Joined here (hashed once for the memo key), not looped in the template.
-                rows=rows,
-                group=group,
-                empty=group == 0 and not context["log"].events,
-            )
-            for k, (group, rows) in enumerate(log_groups(context["log"], context["viewer"]))
+            slots.fill(part_id, body)
+            for part_id, body in log_groups(context["log"], context["viewer"])
         ],
     }, slots
