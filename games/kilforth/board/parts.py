@@ -108,7 +108,7 @@ def _plain(value: object) -> object:
 LOG_GROUP = 10
 LOG_GROUPS = 6
 # Per view (log_text.LogTail.view), the groups its last board showed: (their events' keys, the
-# day above them, their rows). Bounded: up to 6 groups of about 1 KiB per view.
+# day above them, their part's HTML). Bounded: up to 6 groups of about 1 KiB per view.
 RINGS_KEPT = 1024
 _rings: OrderedDict[tuple, dict[int, tuple[tuple, int | None, SafeString]]] = OrderedDict()
 
