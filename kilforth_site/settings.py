@@ -159,6 +159,9 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # The same backend, whose health check sends nothing to an idle connection (its base.py).
+    DATABASES["default"]["ENGINE"] = "kilforth_site.postgresql"
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers run beside the one writer; the busy timeout turns brief write contention
     # into a short wait instead of "database is locked" reaching a player.

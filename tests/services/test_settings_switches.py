@@ -57,12 +57,14 @@ def test_database_url_switches_the_site_to_postgresql(fresh_postgres_database):
             "-c",
             "from django.db import connection; from games.tables.models import Player; "
             "Player.objects.create(name='Pat'); "
-            "print(connection.vendor, Player.objects.get().name)",
+            "print(connection.vendor, connection.settings_dict['ENGINE'], "
+            "Player.objects.get().name)",
         ],
         DATABASE_URL=fresh_postgres_database,
     )
     assert probe.returncode == 0, probe.stderr
-    assert probe.stdout.split() == ["postgresql", "Pat"]
+    # The site's own PostgreSQL backend (its health check: test_postgres_health_check.py).
+    assert probe.stdout.split() == ["postgresql", "kilforth_site.postgresql", "Pat"]
 
 
 @pytest.mark.redis
