@@ -31,3 +31,19 @@ def test_variants_are_listed_in_plain_words(make_player):
     assert variants(table.options) == ["automatic evasion", "open hands"]
     assert variants({"chapter_cost_2x": True}) == ["chapter cost 2 x chapter"]
     assert "Variants: automatic evasion, open hands" in table.option_summary
+
+
+@pytest.mark.django_db
+def test_a_games_state_is_compressed_with_lz4_on_a_postgresql_server_that_has_it():
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a PostgreSQL column's compression: the PostgreSQL pass of the suite runs it")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT enumvals FROM pg_settings WHERE name = 'default_toast_compression'")
+        assert "lz4" in cursor.fetchone()[0]  # the servers CI and the README set up have it
+        cursor.execute(
+            "SELECT attcompression FROM pg_attribute"
+            " WHERE attrelid = 'tables_game'::regclass AND attname = 'state'"
+        )
+        assert cursor.fetchone()[0] == "l"
