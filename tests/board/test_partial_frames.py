@@ -161,8 +161,8 @@ def test_the_log_shows_its_newest_whole_groups_of_events_with_their_day_headings
     for state in playout("shadows", "competitive", 2)[::23]:
         picture = view(state, viewer)
         shown = shown_log(board(state, viewer))
-        # The newest whole groups: all the viewer may see of the events numbered from the
-        # oldest group's start (at least LOG_GROUPS - 1 groups of them, once the game has them).
+        # The newest whole groups: all the viewer may see of the events numbered from the start
+        # of the oldest group the ring shows (LOG_GROUPS groups back from the newest).
         numbers = picture["log_numbers"]
         newest = numbers[-1] // LOG_GROUP if numbers else 0
         oldest = (newest - LOG_GROUPS + 1) * LOG_GROUP
