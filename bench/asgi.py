@@ -3,8 +3,11 @@
 Counts (and times) the work behind each broadcast: snapshot loads and snapshots unpacked from
 table messages, live-fragment renders, lobby renders, table broadcasts, and the frames the
 table consumers send; and the garbage collector's passes. `GET /__bench__/stats` answers them
-as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. The wrappers only count:
-what runs is the site's own code.
+as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. Between
+`GET /__bench__/timeline/start` and `GET /__bench__/timeline` (which answers them) it also
+records the steps of each decision for bench/timeline.py: the message's arrival, the session
+read, the decision's thread, each SQL statement, the commit, the broadcast and its publication,
+each render and each frame sent. The wrappers only count: what runs is the site's own code.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from __future__ import annotations
 import gc
 import json
 import os
+import re
+import threading
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -23,16 +28,33 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kilforth_site.settings")
 from kilforth_site.asgi import application as site  # noqa: E402
 
 # isort: split
+from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
+from django.db.backends.utils import CursorWrapper  # noqa: E402
+
+from bench import timeline  # noqa: E402
 from games.tables import caches, consumers, realtime, rendering  # noqa: E402
 
 COUNTERS: dict[str, list[float]] = {}
 
+# The steps of each decision, as bench/timeline.py reads them: recorded only between
+# `/__bench__/timeline/start` and `/__bench__/timeline` (a load test's `--timeline`).
+TIMELINE: list[tuple[float, int, int, str]] = []
+_recording = [False]
+_PID = os.getpid()
 
-def counted(name: str, fn: Callable) -> Callable:
+
+def mark(label: str) -> None:
+    if _recording[0]:
+        TIMELINE.append((time.time() * 1000, _PID, threading.get_ident(), label))
+
+
+def counted(name: str, fn: Callable, step: str = "") -> Callable:
     COUNTERS[name] = [0, 0.0]
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if step:
+            mark(step + "+")
         start = time.perf_counter()
         try:
             return fn(*args, **kwargs)
@@ -40,15 +62,58 @@ def counted(name: str, fn: Callable) -> Callable:
             entry = COUNTERS[name]
             entry[0] += 1
             entry[1] += time.perf_counter() - start
+            if step:
+                mark(step + "-")
 
     return wrapper
 
 
-consumers.render_table_live = counted("render_table_live", consumers.render_table_live)
-consumers.load_snapshot = counted("load_snapshot", consumers.load_snapshot)
-consumers.unpack_snapshot = counted("unpack_snapshot", consumers.unpack_snapshot)
+def stepped(step: str, fn: Callable) -> Callable:
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        mark(step + "+")
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            mark(step + "-")
+
+    return wrapper
+
+
+consumers.render_table_live = counted("render_table_live", consumers.render_table_live, "render")
+consumers.load_snapshot = counted("load_snapshot", consumers.load_snapshot, "snapshot read")
+consumers.unpack_snapshot = counted("unpack_snapshot", consumers.unpack_snapshot, "unpack")
 rendering.render_lobby_list = counted("render_lobby_list", rendering.render_lobby_list)
-realtime.broadcast_table = counted("broadcast_table", realtime.broadcast_table)
+realtime.broadcast_table = counted("broadcast_table", realtime.broadcast_table, "broadcast")
+realtime._send = stepped("publish", realtime._send)
+consumers.fresh_session = stepped("session read", consumers.fresh_session)
+consumers.TableConsumer._dispatch = stepped(timeline.DECISION, consumers.TableConsumer._dispatch)
+BaseDatabaseWrapper._commit = stepped("commit", BaseDatabaseWrapper._commit)
+_execute = CursorWrapper._execute
+# A statement's kind and table: "SQL SELECT tables_table", "SQL UPDATE tables_game".
+_TABLE = re.compile(r'^\s*(SELECT\b.*?\bFROM|UPDATE|INSERT INTO|DELETE FROM)\s+"(\w+)"', re.S)
+
+
+def _execute_stepped(self: Any, sql: str, *args: Any) -> Any:
+    found = _TABLE.match(sql) if _recording[0] else None
+    label = f"SQL {found[1].split()[0]} {found[2]}" if found else "SQL"
+    mark(label + "+")
+    try:
+        return _execute(self, sql, *args)
+    finally:
+        mark(label + "-")
+
+
+CursorWrapper._execute = _execute_stepped
+_receive = consumers.TableConsumer.receive
+
+
+async def _marking_receive(self: Any, *args: Any, **kwargs: Any) -> None:
+    mark(timeline.MESSAGE)
+    await _receive(self, *args, **kwargs)
+
+
+consumers.TableConsumer.receive = _marking_receive
 COUNTERS["table_update"] = [0, 0.0]
 _table_update = consumers.TableConsumer.table_update
 
@@ -69,6 +134,7 @@ async def _counting_send(self: Any, text_data: str | None = None, **kwargs: Any)
     entry[0] += 1
     entry[1] += len(text_data or "")
     await _send(self, text_data=text_data, **kwargs)
+    mark(timeline.FRAME)
 
 
 consumers.TableConsumer.send = _counting_send
@@ -117,7 +183,14 @@ async def application(scope: dict, receive: Callable, send: Callable) -> None:
         if scope["path"] == "/__bench__/reset":
             for entry in COUNTERS.values():
                 entry[0], entry[1] = 0, 0.0
-        body = json.dumps(stats()).encode()
+        if scope["path"] == "/__bench__/timeline/start":
+            TIMELINE.clear()
+            _recording[0] = True
+        if scope["path"] == "/__bench__/timeline":
+            _recording[0] = False
+            body = json.dumps(TIMELINE).encode()
+        else:
+            body = json.dumps(stats()).encode()
         headers = [(b"content-type", b"application/json")]
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": body})

@@ -13,6 +13,7 @@ stops by itself.
 from __future__ import annotations
 
 import asyncio
+import json
 import math
 import platform
 import random
@@ -24,7 +25,7 @@ from pathlib import Path
 import websockets
 from tqdm import tqdm
 
-from . import servers
+from . import servers, timeline
 from .clients import TableClient, Totals, open_socket
 from .floor import run_floor
 from .stats import fmt_ms, summary, verdict
@@ -50,6 +51,7 @@ class Options:
     anonymous_spectators: bool = False
     progress: bool = True
     instrumented: bool = True
+    timeline: bool = False  # record each decision's steps (bench/timeline.py)
 
 
 def _processes(
@@ -221,12 +223,19 @@ async def _our_run(
                 p.get("/__bench__/reset")
         totals.frames = totals.bytes = 0
         totals.errors.clear()
+        if options.timeline:
+            for p in processes:
+                p.get("/__bench__/timeline/start")
         cpu_before = _cpu(processes)
         await _drive(tables, totals, options)
         # Every decision's server work is done once its last viewer has it (the drive waits
         # for that); a stats request costs next to nothing, so it is read after.
         cpu_seconds = _cpu(processes) - cpu_before
         server = _sum_counters([p.stats() for p in processes]) if options.instrumented else {}
+        steps = None
+        if options.timeline:
+            events = [tuple(e) for p in processes for e in json.loads(p.get("/__bench__/timeline"))]
+            steps = timeline.decision_steps(events)
         closing.set()
         result = {
             "sockets": sockets,
@@ -243,6 +252,7 @@ async def _our_run(
             "cpu_seconds": cpu_seconds,
             "totals": totals,
             "server": server,
+            "timeline": steps,
             "mean_frame_bytes": (
                 totals.bytes / totals.frames
                 if totals.frames
@@ -371,6 +381,8 @@ def lines(report: dict) -> list[str]:
                 f"garbage collection per accepted decision: {gc_ms:.2f} ms in {passes:.1f} "
                 f"passes ({full['count']} full passes, {_ms(full)} each)"
             )
+    if ours.get("timeline"):
+        out.extend(timeline.lines(*ours["timeline"]))
     summary_ours = summary(t.latencies)
     failed = t.errors or t.closed or t.lost or ours["connect_errors"]
     cpu_ms = ours["cpu_seconds"] * 1000 / accepted

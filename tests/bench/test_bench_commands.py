@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bench import stats
+from bench import stats, timeline
 from bench.clients import board_version, my_keys
 from tests.conftest import ROOT
 
@@ -50,10 +50,58 @@ def test_the_client_reads_the_board_version_and_only_its_own_decision_keys():
     assert my_keys(frame.replace(" is-mine", "")) == []
 
 
+def test_a_decisions_timeline_gives_each_steps_median_start_and_length_after_its_message():
+    a, b = 100, 200  # two processes; thread 1 is a's event loop, thread 2 its database thread
+
+    def decision(t0: float, act_ms: float) -> list:
+        return [
+            (t0, a, 1, "message"),
+            (t0 + 0.5, a, 2, "decision+"),
+            (t0 + 1.0, a, 2, "SQL UPDATE tables_game+"),
+            (t0 + 1.0 + act_ms, a, 2, "SQL UPDATE tables_game-"),
+            (t0 + 4.0, a, 2, "decision-"),
+            (t0 + 4.5, a, 1, "render+"),
+            (t0 + 5.5, a, 1, "render-"),
+            (t0 + 5.6, a, 1, "frame"),
+            (t0 + 6.0, a, 1, "render+"),
+            (t0 + 6.5, a, 1, "render-"),
+            (t0 + 5.0, b, 1, "render+"),  # the other process's render: known by its frame
+            (t0 + 7.0, b, 1, "render-"),
+            (t0 + 7.2, b, 1, "frame"),
+        ]
+
+    events = decision(1000, 1.0) + decision(2000, 3.0) + decision(3000, 2.0)
+    events += [(4000, a, 1, "message"), (4001, a, 1, "frame")]  # a resync: no decision
+    count, steps = timeline.decision_steps(events)
+    assert count == 3
+    found = {
+        s.label: (round(s.start_ms, 6), None if s.length_ms is None else round(s.length_ms, 6))
+        for s in steps
+    }
+    assert found == {
+        "decision": (0.5, 3.5),
+        "SQL UPDATE tables_game": (1.0, 2.0),
+        "render": (4.5, 1.0),
+        "first viewer's frame sent": (5.6, None),
+        "render (2)": (6.0, 0.5),
+        "last viewer's frame sent": (7.2, None),
+    }
+    assert [s.label for s in steps][0] == "decision"  # in order of their start
+    assert timeline.lines(count, steps)[0].startswith("a decision's timeline (medians over 3")
+
+
 @pytest.mark.server
 def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
     out = manage(
-        "loadtest", "--tables", "1", "--spectators", "1", "--seconds", "1", "--no-progress"
+        "loadtest",
+        "--tables",
+        "1",
+        "--spectators",
+        "1",
+        "--seconds",
+        "2",
+        "--no-progress",
+        "--timeline",
     )
     for needle in [
         "delivery, every viewer: n=",
@@ -65,6 +113,10 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
         "server CPU per decision <= 4 ms",
         "p99 <= 2x the floor",
         "idle socket <= the floor + 10 KB",
+        "a decision's timeline (medians over",
+        "session read",
+        "SQL UPDATE tables_game",
+        "last viewer's frame sent",
     ]:
         assert needle in out, out
     assert "0 lost updates" in out, out

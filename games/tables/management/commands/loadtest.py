@@ -31,6 +31,11 @@ class Command(BaseCommand):
             help="spectators without a session cookie (public tables only)",
         )
         parser.add_argument("--plain", action="store_true", help="serve without the counters")
+        parser.add_argument(
+            "--timeline",
+            action="store_true",
+            help="record each decision's steps across the servers (bench/timeline.py; one table)",
+        )
         parser.add_argument("--connect-concurrency", type=int, default=50)
         parser.add_argument("--settle-limit", type=float, default=300.0)
         parser.add_argument("--seed", type=int, default=1)
@@ -55,6 +60,7 @@ class Command(BaseCommand):
             floor_seconds=options["floor_seconds"],
             visibility=options["visibility"],
             instrumented=not options["plain"],
+            timeline=options["timeline"] and not options["plain"],
             settle_limit=options["settle_limit"],
             connect_concurrency=max(1, min(options["connect_concurrency"], 500)),
             seed=options["seed"],
