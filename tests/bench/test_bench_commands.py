@@ -92,17 +92,7 @@ def test_a_decisions_timeline_gives_each_steps_median_start_and_length_after_its
 
 @pytest.mark.server
 def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
-    out = manage(
-        "loadtest",
-        "--tables",
-        "1",
-        "--spectators",
-        "1",
-        "--seconds",
-        "2",
-        "--no-progress",
-        "--timeline",
-    )
+    out = manage(*"loadtest --tables 1 --spectators 1 --seconds 2 --no-progress --timeline".split())
     for needle in [
         "delivery, every viewer: n=",
         "KB per idle socket",
