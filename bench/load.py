@@ -28,7 +28,7 @@ from tqdm import tqdm
 from . import servers, timeline
 from .clients import TableClient, Totals, open_socket
 from .floor import run_floor
-from .stats import fmt_ms, summary, verdict
+from .stats import collector_paused, fmt_ms, summary, verdict
 
 
 @dataclass
@@ -227,7 +227,8 @@ async def _our_run(
             for p in processes:
                 p.get("/__bench__/timeline/start")
         cpu_before = _cpu(processes)
-        await _drive(tables, totals, options)
+        with collector_paused():
+            await _drive(tables, totals, options)
         # Every decision's server work is done once its last viewer has it (the drive waits
         # for that); a stats request costs next to nothing, so it is read after.
         cpu_seconds = _cpu(processes) - cpu_before

@@ -168,3 +168,15 @@ def test_the_postgres_switch_makes_and_drops_its_own_database(postgres_url):
         assert (
             conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is None
         )
+
+
+def test_the_load_generator_holds_its_collector_off_while_it_measures_and_restores_it():
+    import gc
+
+    assert gc.isenabled()
+    before = gc.get_freeze_count()
+    with stats.collector_paused():
+        assert not gc.isenabled()
+        assert gc.get_freeze_count() > before  # what the setup made is left alone
+    assert gc.isenabled()
+    assert gc.get_freeze_count() == before
