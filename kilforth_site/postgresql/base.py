@@ -3,8 +3,8 @@
 The site keeps its connections (settings: `conn_max_age`) and checks them before each use
 (`conn_health_checks`), so that a connection the server dropped meanwhile (a restart, an idle
 timeout) is opened again instead of failing a player's decision. Django checks by sending
-`SELECT 1`, a round trip at the start of each request and of each socket's database call:
-about 0.5 ms of a decision's 15-17 ms on the way to every viewer (docs/benchmarks.md).
+`SELECT 1`: a round trip before the first statement of each request and of each socket's
+database call, so before every decision (docs/benchmarks.md, eleventh pass).
 
 A server that drops a connection tells its client so: it sends its goodbye (a FATAL error
 message) or closes the socket, and either makes the socket readable. An idle connection (no

@@ -7,10 +7,12 @@ the compression they were written with until their next decision. A server witho
 without it, or older than 14), and SQLite, keep their default.
 """
 
+from typing import Any
+
 from django.db import migrations
 
 
-def _compression(apps, schema_editor, method: str) -> None:
+def _compression(apps: Any, schema_editor: Any, method: str) -> None:
     connection = schema_editor.connection
     if connection.vendor != "postgresql":
         return
@@ -23,11 +25,11 @@ def _compression(apps, schema_editor, method: str) -> None:
         cursor.execute(f"ALTER TABLE {table} ALTER COLUMN state SET COMPRESSION {method}")
 
 
-def lz4(apps, schema_editor) -> None:
+def lz4(apps: Any, schema_editor: Any) -> None:
     _compression(apps, schema_editor, "lz4")
 
 
-def server_default(apps, schema_editor) -> None:
+def server_default(apps: Any, schema_editor: Any) -> None:
     _compression(apps, schema_editor, "default")
 
 
