@@ -63,8 +63,10 @@ class Totals:
     last_viewer: list[float] = field(default_factory=list)  # ms, one per decision
     submitted: int = 0
     refused: int = 0
-    late_ticks: int = 0  # a tick found the previous decision not yet back at its player
-    idle_ticks: int = 0  # a tick found nobody asked (a finished game)
+    # A tick found the previous decision not yet shown to every seat (back at its player, or
+    # at the seat asked next): the servers are behind, so the tick is skipped.
+    late_ticks: int = 0
+    idle_ticks: int = 0  # a tick found every seat up to date and nobody asked (a finished game)
     lost: int = 0
     last_frame_at: float = 0.0
 
@@ -158,7 +160,10 @@ class TableClient:
         newest = max((v.version for v in seats), default=-1)
         asked = [v for v in seats if v.keys and v.version == newest]
         if not asked:
-            totals.idle_ticks += 1
+            if any(v.version < newest for v in seats):
+                totals.late_ticks += 1  # the seat asked next has not been shown it yet
+            else:
+                totals.idle_ticks += 1
             return
         actor = rng.choice(asked)
         key = rng.choice(actor.keys)

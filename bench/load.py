@@ -350,7 +350,8 @@ def lines(report: dict) -> list[str]:
         f"{ours['cache']['bytes'] / 2**20:.1f} MiB in {ours['cache']['entries']} entries, "
         f"{ours['cache']['snapshots']} snapshots",
         f"decisions: {t.submitted} sent, {t.refused} refused, {t.late_ticks} ticks skipped "
-        f"(previous decision not back yet), {t.idle_ticks} ticks with nobody asked",
+        f"(previous decision not yet shown to every seat), {t.idle_ticks} ticks with every seat "
+        "up to date and nobody asked",
         f"delivery, every viewer: {fmt_ms(t.latencies)}",
         f"delivery, last viewer of each decision: {fmt_ms(t.last_viewer)}",
         f"errors: {sum(t.errors.values())} error frames {dict(t.errors) or ''}, "

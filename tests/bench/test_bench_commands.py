@@ -50,6 +50,26 @@ def test_the_client_reads_the_board_version_and_only_its_own_decision_keys():
     assert my_keys(frame.replace(" is-mine", "")) == []
 
 
+def test_a_tick_while_the_seat_asked_next_is_still_behind_counts_as_skipped_not_idle():
+    import asyncio
+    import random
+
+    from bench.clients import TableClient, Totals
+
+    table = TableClient("slug", ["a", "b", "c", "d"], [None])
+    for viewer in table.viewers:
+        viewer.ws = object()  # open (nothing is sent: nobody is asked)
+        viewer.version = 5
+    table.viewers[1].version, table.viewers[1].keys = 4, ["move:old"]  # not shown 5 yet
+    totals = Totals()
+    asyncio.run(table.decide(random.Random(1), totals))
+    assert (totals.late_ticks, totals.idle_ticks, totals.submitted) == (1, 0, 0)
+
+    table.viewers[1].version, table.viewers[1].keys = 5, []  # every seat at 5: the game is over
+    asyncio.run(table.decide(random.Random(1), totals))
+    assert (totals.late_ticks, totals.idle_ticks, totals.submitted) == (1, 1, 0)
+
+
 def test_a_decisions_timeline_gives_each_steps_median_start_and_length_after_its_message():
     a, b = 100, 200  # two processes; thread 1 is a's event loop, thread 2 its database thread
 
