@@ -48,13 +48,11 @@ def mark(label: str) -> None:
         TIMELINE.append((time.time() * 1000, _PID, threading.get_ident(), label))
 
 
-def counted(name: str, fn: Callable, step: str = "") -> Callable:
+def counted(name: str, fn: Callable) -> Callable:
     COUNTERS[name] = [0, 0.0]
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if step:
-            mark(step + "+")
         start = time.perf_counter()
         try:
             return fn(*args, **kwargs)
@@ -62,8 +60,6 @@ def counted(name: str, fn: Callable, step: str = "") -> Callable:
             entry = COUNTERS[name]
             entry[0] += 1
             entry[1] += time.perf_counter() - start
-            if step:
-                mark(step + "-")
 
     return wrapper
 
@@ -80,11 +76,17 @@ def stepped(step: str, fn: Callable) -> Callable:
     return wrapper
 
 
-consumers.render_table_live = counted("render_table_live", consumers.render_table_live, "render")
-consumers.load_snapshot = counted("load_snapshot", consumers.load_snapshot, "snapshot read")
-consumers.unpack_snapshot = counted("unpack_snapshot", consumers.unpack_snapshot, "unpack")
+consumers.render_table_live = stepped(
+    "render", counted("render_table_live", consumers.render_table_live)
+)
+consumers.load_snapshot = stepped(
+    "snapshot read", counted("load_snapshot", consumers.load_snapshot)
+)
+consumers.unpack_snapshot = stepped("unpack", counted("unpack_snapshot", consumers.unpack_snapshot))
 rendering.render_lobby_list = counted("render_lobby_list", rendering.render_lobby_list)
-realtime.broadcast_table = counted("broadcast_table", realtime.broadcast_table, "broadcast")
+realtime.broadcast_table = stepped(
+    "broadcast", counted("broadcast_table", realtime.broadcast_table)
+)
 realtime._send = stepped("publish", realtime._send)
 consumers.fresh_session = stepped("session read", consumers.fresh_session)
 consumers.TableConsumer._dispatch = stepped(timeline.DECISION, consumers.TableConsumer._dispatch)

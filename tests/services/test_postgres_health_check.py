@@ -2,23 +2,20 @@
 one the server dropped (kilforth_site/postgresql/base.py)."""
 
 import time
-from urllib.parse import urlparse, urlunparse
 
 import dj_database_url
 import psycopg
 import pytest
 from django.db.utils import ConnectionHandler
 
-
-def _database(url: str, name: str) -> str:
-    return urlunparse(urlparse(url)._replace(path=f"/{name}"))
+from tests.services.test_settings_switches import with_database
 
 
 @pytest.fixture
 def site_connection(postgres_url, django_db_blocker):
     """A connection as the site's settings make one (kept, health-checked), to the server's
     `postgres` database, with an administrator's connection beside it."""
-    url = _database(postgres_url, "postgres")
+    url = with_database(postgres_url, "postgres")
     settings = dj_database_url.parse(url, conn_max_age=600, conn_health_checks=True)
     settings["ENGINE"] = "kilforth_site.postgresql"
     handler = ConnectionHandler({"default": settings})
