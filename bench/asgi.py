@@ -6,8 +6,10 @@ table consumers send; and the garbage collector's passes. `GET /__bench__/stats`
 as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. Between
 `GET /__bench__/timeline/start` and `GET /__bench__/timeline` (which answers them) it also
 records the steps of each decision for bench/timeline.py: the message's arrival, the session
-read, the decision's thread, each SQL statement, the commit, the broadcast and its publication,
-each render and each frame sent. The wrappers only count: what runs is the site's own code.
+read, the decision's thread, each SQL statement (inside psycopg's pipeline mode, `rows.pipelined`,
+a statement is only sent, and the "pipeline" step is the wait for all of their results), the
+commit, the broadcast and its publication, each render and each frame sent. The wrappers only
+count: what runs is the site's own code.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "kilforth_site.settings")
 from kilforth_site.asgi import application as site  # noqa: E402
 
 # isort: split
+import psycopg  # noqa: E402
 from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
 from django.db.backends.utils import CursorWrapper  # noqa: E402
 
@@ -91,6 +94,7 @@ realtime._send = stepped("publish", realtime._send)
 consumers.fresh_session = stepped("session read", consumers.fresh_session)
 consumers.TableConsumer._dispatch = stepped(timeline.DECISION, consumers.TableConsumer._dispatch)
 BaseDatabaseWrapper._commit = stepped("commit", BaseDatabaseWrapper._commit)
+psycopg.Pipeline.__exit__ = stepped("pipeline", psycopg.Pipeline.__exit__)
 _execute = CursorWrapper._execute
 # A statement's kind and table: "SQL SELECT tables_table", "SQL UPDATE tables_game".
 _TABLE = re.compile(r'^\s*(SELECT\b.*?\bFROM|UPDATE|INSERT INTO|DELETE FROM)\s+"(\w+)"', re.S)

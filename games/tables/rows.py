@@ -15,7 +15,8 @@ prepares them. Every name in the SQL comes from the models' `_meta`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,13 +142,15 @@ def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
     version, and its seats in seat order with their players; None if the table is gone. The
     same instances as `select_related` gives (`tests/tables/test_rows.py`)."""
     made = _statements()
-    with connection.cursor() as cursor:
-        cursor.execute(made.table, [table_id])
-        row = cursor.fetchone()
+    # Sent together (`pipelined`): the transaction's start, the table and its seats.
+    with connection.cursor() as tables, connection.cursor() as seated:
+        with pipelined():
+            tables.execute(made.table, [table_id])
+            seated.execute(made.seats, [table_id])
+        row = tables.fetchone()
         if row is None:
             return None
-        cursor.execute(made.seats, [table_id])
-        seat_rows = cursor.fetchall()
+        seat_rows = seated.fetchall()
     columns = made.table_columns
     table = columns.build(row, 0)
     start = columns.width
@@ -165,6 +168,53 @@ def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
         seats.append(seat)
     seats.sort(key=lambda s: s.number)
     return table, seats
+
+
+# -- statements sent together ------------------------------------------------------------------
+
+
+@contextmanager
+def pipelined() -> Iterator[None]:
+    """The statements run inside are sent together, and their results read at the block's end.
+
+    On PostgreSQL this is psycopg's pipeline mode: one round trip to the server for all of them
+    (and for the `BEGIN` of a transaction they start), where each would otherwise wait for its
+    own. A decision makes three or more in a row whose results it does not need at once
+    (docs/benchmarks.md). Inside the block a statement's results are not known yet: its
+    `RowCount` is read after the block (psycopg/psycopg#175), and a fetch inside the block waits
+    for everything sent before it. An error in any of them is raised by the fetch or at the
+    block's end, as Django's error, and the caller's transaction then rolls back as it would
+    have. On other databases each statement runs as it comes, as without the block."""
+    if connection.vendor != "postgresql":
+        yield
+        return
+    connection.ensure_connection()
+    with connection.wrap_database_errors, connection.connection.pipeline():
+        yield
+
+
+class RowCount:
+    """How many rows a write changed: `int(count)`, once its results are in (at once outside
+    `pipelined`, after the block inside it)."""
+
+    __slots__ = ("_count", "_cursor")
+
+    def __init__(self, cursor: Any) -> None:
+        # Read before the cursor closes (closing forgets it), unless it is still to come: a
+        # pipeline gives it to the cursor at the block's end, closed or not.
+        count = cursor.rowcount
+        self._count, self._cursor = (count, None) if count >= 0 else (None, cursor)
+
+    def known(self) -> int | None:
+        """The count; None while it is still to come (or if an error came before it)."""
+        count = self._count if self._cursor is None else self._cursor.rowcount
+        return count if count >= 0 else None
+
+    def __int__(self) -> int:
+        count = self.known()
+        if count is None:
+            raise RuntimeError("a pipelined write's row count is known only after its block")
+        return count
 
 
 # -- a decision's writes ----------------------------------------------------------------------
@@ -192,10 +242,10 @@ def _field(model: type[Model], name: str) -> Any:
     return model._meta.pk if name == "pk" else model._meta.get_field(name)
 
 
-def update(model: type[Model], values: dict[str, Any], **where: Any) -> int:
+def update(model: type[Model], values: dict[str, Any], **where: Any) -> RowCount:
     """`model.objects.filter(**where).update(**values)` for plain values (no expressions, no
     auto_now: as QuerySet.update), each prepared by its field as the ORM prepares it; the
-    number of rows changed."""
+    number of rows changed (`int()` of it: see `pipelined`)."""
     sql, fields = _update_statement(model, tuple(values), tuple(where))
     params = [
         f.get_db_prep_save(v, connection) for f, v in zip(fields, values.values(), strict=True)
@@ -203,7 +253,7 @@ def update(model: type[Model], values: dict[str, Any], **where: Any) -> int:
     params += [_field(model, name).get_db_prep_value(v, connection) for name, v in where.items()]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        return cursor.rowcount
+        return RowCount(cursor.cursor)
 
 
 def save_fields(instance: Model, names: tuple[str, ...]) -> None:

@@ -9,7 +9,7 @@ ServiceError into an HTTP status or a websocket error frame.
 from datetime import timedelta
 from typing import Any
 
-from django.db import IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -464,12 +464,44 @@ def _apply(
         raise ServiceError(exc.reason) from exc
     version = kit.version(new)
     document = kit.dump(new)
-    saved = rows.update(
-        Game, {"state": document, "version": version}, pk=game.pk, version=seen_version
-    )
-    if saved != 1:
+    # The writes go to the database together (rows.pipelined: on PostgreSQL, one round trip
+    # for them all). The game's row is saved only at the version this decision was made on;
+    # that is known once they are in, and a miss rolls them all back.
+    saved: rows.RowCount | None = None
+    try:
+        with rows.pipelined():
+            saved = rows.update(
+                Game, {"state": document, "version": version}, pk=game.pk, version=seen_version
+            )
+            game.version = version  # the row as saved (the table's rows below show this version)
+            _record(table, seats, seat, key, player, bot, expired, state, new, document)
+    except DatabaseError:
+        # A save that missed makes the writes after it fail too (this version's action is
+        # another decision's): the decision came too late, as below.
+        if saved is not None and saved.known() == 0:
+            raise Stale("The game had moved on; here is where it stands now.") from None
+        raise
+    if saved is None or int(saved) != 1:
         raise Stale("The game had moved on; here is where it stands now.")
-    game.version = version  # the row as saved (the table's rows below show this version)
+    return version
+
+
+def _record(
+    table: Table,
+    seats: list[Seat],
+    seat: Seat,
+    key: str,
+    player: Player | None,
+    bot: str | None,
+    expired: bool,
+    state: Any,
+    new: Any,
+    document: str,
+) -> None:
+    """A decision's writes after the game's own save (`_apply`), and what its commit shows."""
+    kit = kits.kit_for(table)
+    game = table.game_state
+    version = game.version
     # A person's own decision only (a bot's, a stand-in's or an expired clock's is final).
     undoable = bot is None and not seat.bot and kit.undoable(state, new)
     rows.insert(
@@ -510,7 +542,6 @@ def _apply(
         caches.offer_snapshot_on_commit(snapshot, document, realtime.seat_facts(seats))
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
-    return version
 
 
 def do_undo(table: Table, player: Player | None, seen_version: int) -> int:

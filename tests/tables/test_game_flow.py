@@ -150,6 +150,8 @@ def test_racing_submissions_of_the_same_version_apply_exactly_once():
             outcomes.append("applied")
         except services.Stale:
             outcomes.append("stale")
+        except Exception as exc:  # anything else fails the test, not just its thread
+            outcomes.append(repr(exc))
         finally:
             connection.close()  # the thread ends: its connection with it (they are kept)
 

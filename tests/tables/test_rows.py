@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.contrib.sessions.models import Session
-from django.db import transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from games.tables import rows
@@ -81,11 +81,51 @@ def test_a_conditional_update_changes_the_row_only_at_the_version_named():
     table, _ = started_table()
     game = Game.objects.get(table=table)
     assert (
-        rows.update(Game, {"state": "{}", "version": 99}, pk=game.pk, version=game.version + 1) == 0
+        int(rows.update(Game, {"state": "{}", "version": 99}, pk=game.pk, version=game.version + 1))
+        == 0
     )
-    assert rows.update(Game, {"state": "{}", "version": 99}, pk=game.pk, version=game.version) == 1
+    saved = rows.update(Game, {"state": "{}", "version": 99}, pk=game.pk, version=game.version)
+    assert int(saved) == 1
     game.refresh_from_db()
     assert (game.state, game.version) == ("{}", 99)
+
+
+def test_writes_sent_together_land_with_their_counts_known_after_the_block():
+    table, _ = started_table()
+    game = Game.objects.get(table=table)
+    with transaction.atomic():
+        with rows.pipelined():
+            saved = rows.update(Game, {"version": 50}, pk=game.pk, version=game.version)
+            missed = rows.update(Game, {"version": 60}, pk=game.pk, version=game.version)
+            rows.bump_version(table.pk)
+        assert (int(saved), int(missed)) == (1, 0)
+    assert Game.objects.get(pk=game.pk).version == 50
+    assert Table.objects.get(pk=table.pk).version == table.version + 1
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL pass sends them")
+def test_on_postgresql_writes_sent_together_wait_for_no_result_until_the_blocks_end():
+    table, _ = started_table()
+    game = Game.objects.get(table=table)
+    with transaction.atomic(), rows.pipelined():
+        saved = rows.update(Game, {"version": 50}, pk=game.pk, version=game.version)
+        with pytest.raises(RuntimeError, match="known only after"):
+            int(saved)  # not sent for on its own: its result comes with the others'
+    assert int(saved) == 1
+
+
+def test_a_write_refused_among_writes_sent_together_rolls_them_all_back():
+    table, _ = started_table()
+    game = Game.objects.get(table=table)
+    first, second = Seat.objects.filter(table=table).order_by("number")[:2]
+    with pytest.raises(IntegrityError), transaction.atomic():  # Django's error, as a cursor's
+        with rows.pipelined():
+            rows.update(Game, {"version": 50}, pk=game.pk, version=game.version)
+            rows.update(Seat, {"number": first.number}, pk=second.pk)  # one seat per number
+            rows.bump_version(table.pk)
+    assert Game.objects.get(pk=game.pk).version == game.version
+    assert Table.objects.get(pk=table.pk).version == table.version
+    assert Seat.objects.get(pk=second.pk).number == second.number
 
 
 def test_a_seats_clock_fields_are_saved_as_the_orm_saves_them():
