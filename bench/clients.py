@@ -35,6 +35,12 @@ def my_keys(frame: str) -> list[str]:
     return [html.unescape(k) for k in KEY.findall(frame, start, end if end > 0 else len(frame))]
 
 
+def address_of(addresses: list[str], group: int, index: int, route: str) -> str:
+    """The server a socket of table (or floor group) `group` opens to: the processes in turn
+    for its viewers by their `index` ("spread"), or the table's own process ("table")."""
+    return addresses[(group + (index if route == "spread" else 0)) % len(addresses)]
+
+
 async def open_socket(
     address: str, path: str, session_key: str | None = None, wait: float = 30
 ) -> ClientConnection:

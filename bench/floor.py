@@ -91,12 +91,13 @@ async def run_floor(
     size: int,
     progress: bool = True,
     seed: int = 1,
+    route: str = "spread",
     connected: Callable[[], None] | None = None,
 ) -> dict:
     """Fan out `rate` messages per group per second for `seconds`; latencies in ms."""
     from tqdm import tqdm
 
-    from .clients import board_version, open_socket
+    from .clients import address_of, board_version, open_socket
 
     latencies: list[float] = []
     last: list[float] = []
@@ -131,7 +132,7 @@ async def run_floor(
     bar = tqdm(total=groups * per_group, desc="floor: sockets", disable=not progress)
 
     async def connect(group: FloorGroup, index: int) -> None:
-        address = addresses[(group.number + index) % len(addresses)]
+        address = address_of(addresses, group.number, index, route)
         async with gate:
             ws = await open_socket(address, f"/floor/?g={group.number}")
         group.sockets.append((index, ws))

@@ -26,7 +26,7 @@ import websockets
 from tqdm import tqdm
 
 from . import servers, timeline
-from .clients import TableClient, Totals, open_socket
+from .clients import TableClient, Totals, address_of, open_socket
 from .floor import run_floor
 from .stats import collector_paused, fmt_ms, summary, verdict
 
@@ -52,6 +52,9 @@ class Options:
     progress: bool = True
     instrumented: bool = True
     timeline: bool = False  # record each decision's steps (bench/timeline.py)
+    # How sockets are spread over the processes (`address_of`): "spread", each table's viewers
+    # in turn; "table", every socket of a table on one process (a balancer hashing the table).
+    route: str = "spread"
 
 
 def _processes(
@@ -74,7 +77,7 @@ async def _connect(
     started = time.perf_counter()
 
     async def one(table_number: int, table: TableClient, viewer: object) -> None:
-        address = addresses[(table_number + viewer.index) % len(addresses)]
+        address = address_of(addresses, table_number, viewer.index, options.route)
         async with gate:
             try:
                 viewer.ws = await open_socket(address, table.path, viewer.session)
@@ -311,6 +314,7 @@ async def run(options: Options) -> dict:
                     int(ours["mean_frame_bytes"]) or 1000,
                     progress=options.progress,
                     seed=options.seed,
+                    route=options.route,
                     connected=lambda: memory.update(after=_rss(floor_procs), cpu=_cpu(floor_procs)),
                 )
                 floor["cpu_seconds"] = _cpu(floor_procs) - memory["cpu"]
@@ -334,7 +338,9 @@ def lines(report: dict) -> list[str]:
         f"Python {platform.python_version()}",
         f"server logs: {report['logs']}",
         f"setup: {o.tables} tables x (4 players + {o.spectators} spectators) = "
-        f"{ours['sockets']} sockets on {o.processes} daphne process(es), {report['backend']}, "
+        f"{ours['sockets']} sockets on {o.processes} daphne process(es)"
+        f"{' (each table on one)' if o.route == 'table' and o.processes > 1 else ''}, "
+        f"{report['backend']}, "
         f"{o.visibility} tables, "
         f"{'anonymous (no session) ' if o.anonymous_spectators else 'own-session '}spectators; "
         f"{o.rate:g} decision/table/s for {o.seconds:g} s",

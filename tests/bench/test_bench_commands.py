@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bench import stats, timeline
-from bench.clients import board_version, my_keys
+from bench.clients import address_of, board_version, my_keys
 from tests.conftest import ROOT
 
 
@@ -150,6 +150,31 @@ def test_loadtest_runs_on_two_processes_sharing_redis(redis_url):
         "--no-progress",
     )
     assert "on 2 daphne process(es)" in out and "Redis pub/sub layer" in out, out
+    assert "0 lost updates" in out, out
+
+
+def test_a_table_s_sockets_go_to_the_processes_in_turn_or_all_to_the_table_s_own():
+    servers = ["a", "b"]
+    spread = [
+        address_of(servers, table, viewer, "spread") for table in (0, 1) for viewer in range(5)
+    ]
+    assert spread == ["a", "b", "a", "b", "a", "b", "a", "b", "a", "b"]
+    by_table = [
+        address_of(servers, table, viewer, "table") for table in (0, 1) for viewer in range(5)
+    ]
+    assert by_table == ["a"] * 5 + ["b"] * 5
+
+
+@pytest.mark.server
+@pytest.mark.redis
+def test_loadtest_with_each_table_on_one_process_needs_no_snapshot_from_another(redis_url):
+    out = manage(
+        *"loadtest --tables 2 --spectators 1 --seconds 2 --processes 2 --redis".split(),
+        *"--route table --no-floor --no-progress".split(),
+    )
+    assert "on 2 daphne process(es) (each table on one)" in out, out
+    # Spread, the process that did not decide unpacks the decision's snapshot for its sockets.
+    assert "0.00 snapshots unpacked from messages" in out, out
     assert "0 lost updates" in out, out
 
 

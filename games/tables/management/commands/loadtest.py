@@ -36,6 +36,12 @@ class Command(BaseCommand):
             action="store_true",
             help="record each decision's steps across the servers (bench/timeline.py; one table)",
         )
+        parser.add_argument(
+            "--route",
+            default="spread",
+            choices=["spread", "table"],
+            help="spread each table's sockets over the processes, or put them on one (by table)",
+        )
         parser.add_argument("--connect-concurrency", type=int, default=50)
         parser.add_argument("--settle-limit", type=float, default=300.0)
         parser.add_argument("--seed", type=int, default=1)
@@ -65,6 +71,7 @@ class Command(BaseCommand):
             connect_concurrency=max(1, min(options["connect_concurrency"], 500)),
             seed=options["seed"],
             anonymous_spectators=options["anonymous_spectators"],
+            route=options["route"],
             progress=not options["no_progress"],
         )
         report = asyncio.run(run(opts))
