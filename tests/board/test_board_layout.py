@@ -7,6 +7,7 @@ text and the decision stays docked at the bottom. Screenshots land in artifacts/
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from games.kilforth.engine import view
 from tests.browser.conftest import SCREENSHOTS, browser  # noqa: F401 - the shared fixture
@@ -239,6 +240,9 @@ def test_a_rules_tip_beside_a_choice_shows_whole_and_on_screen(browser, size):  
     tip.locator(".tip-btn").focus()
     text = tip.locator(".tip-text")
     assert text.is_visible()
+    # Once the focus has scrolled it into view (on a busy machine the page may still be moving
+    # when focus() returns: once, in CI, the tip was measured 420 px below the phone's screen).
+    expect(text).to_be_in_viewport()
     within_screen(page, f"#{text.get_attribute('id')}")
     b = text.bounding_box()
     on_top = page.evaluate(
