@@ -477,11 +477,10 @@ def _apply(
             _record(table, seats, seat, key, player, bot, expired, state, new, document)
     except DatabaseError:
         # A save that missed makes the writes after it fail too (this version's action is
-        # another decision's): the decision came too late, as below.
-        if saved is not None and saved.known() == 0:
-            raise Stale("The game had moved on; here is where it stands now.") from None
-        raise
-    if saved is None or int(saved) != 1:
+        # another decision's): that decision came too late, as below; any other error stands.
+        if saved is None or saved.known() != 0:
+            raise
+    if saved is None or saved.known() != 1:
         raise Stale("The game had moved on; here is where it stands now.")
     return version
 
