@@ -99,11 +99,15 @@ def _presence_soon(table_id: int) -> None:
     loop.call_soon_threadsafe(schedule)
 
 
-def _send(group: str, message: dict, attempts: int = 4) -> None:
+def _send(group: str, message: dict, attempts: int = 4, elsewhere: bool | None = None) -> None:
     """Publish to a group; a channel layer that hiccups (Redis restarting) is tried again.
 
     The database already holds the change, so a lost broadcast costs only freshness; still,
     a few quick retries carry the update across a Redis restart instead of dropping it.
+
+    `elsewhere` (a table message, with the layer of several processes): this process's sockets
+    are given the message at once, and it is published for the other processes only if any of
+    them has a socket at the table (`elsewhere`; games/tables/layers.py).
 
     In a worker thread of a running event loop (a socket's database work, or a view's, under
     daphne) the publish is handed to that loop and not waited for: the thread, the process's one
@@ -114,16 +118,28 @@ def _send(group: str, message: dict, attempts: int = 4) -> None:
     if layer is None:
         return
     loop = _event_loop()
-    if loop is not None:
-        asyncio.run_coroutine_threadsafe(_publish(layer, group, message, attempts), loop)
-    else:
+    if loop is None:
+        # No socket of this process is served from here (a command, a test without a loop):
+        # the message goes through the layer to every socket, wherever it is.
         async_to_sync(_publish)(layer, group, message, attempts)
+    else:
+        asyncio.run_coroutine_threadsafe(_publish(layer, group, message, attempts, elsewhere), loop)
 
 
-async def _publish(layer: Any, group: str, message: dict, attempts: int) -> None:
+async def _publish(
+    layer: Any, group: str, message: dict, attempts: int, elsewhere: bool | None = None
+) -> None:
+    here_first = elsewhere is not None and hasattr(layer, "deliver_here")
+    if here_first:
+        data = layer.deliver_here(group, message)
+        if not elsewhere:
+            return  # every socket of the table is in this process
     for attempt in range(attempts):
         try:
-            await layer.group_send(group, message)
+            if here_first:
+                await layer.publish_elsewhere(group, data)
+            else:
+                await layer.group_send(group, message)
             return
         except Exception:  # the layer's own errors (redis ConnectionError and kin)
             if attempt == attempts - 1:
@@ -155,6 +171,12 @@ def take_broadcast(table_id: int) -> dict | None:
 
 def table_message(table_id: int) -> dict | None:
     """The table's version and presence, read in three queries (None: the table is gone)."""
+    found = _table_message(table_id)
+    return None if found is None else found[0]
+
+
+def _table_message(table_id: int) -> tuple[dict, frozenset[str]] | None:
+    """`table_message`, with the server processes holding the table's sockets."""
     from .models import Seat, Table, one
 
     row = one(Table.objects.filter(pk=table_id).values_list("slug", "version", "host_id"))
@@ -162,7 +184,7 @@ def table_message(table_id: int) -> dict | None:
         return None
     slug, version, host_id = row
     seats = list(Seat.objects.filter(table_id=table_id).order_by().values_list(*SEAT_FACT_FIELDS))
-    return message_of(table_id, slug, version, host_id, seats)
+    return _message(table_id, slug, version, host_id, seats)
 
 
 SeatFacts = tuple[int | None, str, datetime | None, datetime | None]
@@ -183,9 +205,16 @@ def message_of(
 ) -> dict:
     """The table message of a version from its rows as read (only the presence is read here:
     who has a socket open, how many watch)."""
+    return _message(table_id, slug, version, host_id, seats)[0]
+
+
+def _message(
+    table_id: int, slug: str, version: int, host_id: int | None, seats: list[SeatFacts]
+) -> tuple[dict, frozenset[str]]:
+    """`message_of`, with the server processes holding the table's sockets."""
     from .rendering import presence_among
 
-    online, spectators = presence_among(
+    online, spectators, processes = presence_among(
         table_id, host_id, {pid for pid, _, _, _ in seats if pid is not None}
     )
     # Since when each seated player who is offline has been away (epoch ms), for "away since".
@@ -194,7 +223,7 @@ def message_of(
         for pid, _, _, since in seats
         if pid is not None and pid not in online and since is not None
     )
-    return {
+    message = {
         "type": "table.update",
         "table": table_id,
         "slug": slug,
@@ -207,6 +236,14 @@ def message_of(
         # Whether a seat's clock runs (the clock watchers are woken); consumers ignore it.
         "clocks": any(deadline for _, _, deadline, _ in seats),
     }
+    return message, processes
+
+
+def _elsewhere(processes: frozenset[str]) -> bool:
+    """Whether a socket at the table is held by another server process (or by one unknown)."""
+    from .heartbeat import PROCESS_NAME
+
+    return any(process != PROCESS_NAME for process in processes)
 
 
 # The newest table message this thread broadcast: the socket whose decision caused it answers
@@ -220,24 +257,29 @@ def broadcast_table(table_id: int, lobby: bool = True) -> None:
 
     # A decision just committed built its snapshot: the message is made from the rows it
     # read and wrote under the table's lock (naming its version, even if another change has
-    # committed since: that one broadcasts its own, and sockets only move forward); scaled
-    # out, it carries the snapshot to the other processes' sockets, and this process's
-    # sockets take it (on their event loop, before the message or the deciding socket's own
-    # answer).
+    # committed since: that one broadcasts its own, and sockets only move forward). This
+    # process's sockets take the snapshot itself (on their event loop, before the message or
+    # the deciding socket's own answer) and the message at once; scaled out, it goes through
+    # Redis only when another process holds a socket at the table (the presence rows say
+    # which do), and only then carries the snapshot, packed.
     offer = caches.take_offer(table_id)
     if offer is not None:
         table = offer.snapshot.table
-        message = message_of(table_id, table.slug, table.version, table.host_id, offer.seats)
-        if settings.KILFORTH_SHARE_SNAPSHOTS:
+        message, processes = _message(
+            table_id, table.slug, table.version, table.host_id, offer.seats
+        )
+        elsewhere = _elsewhere(processes)
+        if settings.KILFORTH_SHARE_SNAPSHOTS and elsewhere:
             message["snapshot"] = pack_snapshot(offer.snapshot, offer.document)
         loop = _event_loop()
         if loop is not None:
             loop.call_soon_threadsafe(caches.keep, offer.snapshot)
     else:
-        message = table_message(table_id)
+        found = _table_message(table_id)
+        message, elsewhere = (None, False) if found is None else (found[0], _elsewhere(found[1]))
     if message is not None:
         _sent_here.message = message
-        _send(table_group(table_id), message)
+        _send(table_group(table_id), message, elsewhere=elsewhere)
     if lobby:
         _send(LOBBY_GROUP, {"type": "lobby.html", "html": render_lobby_list()})
     if message is not None and message["bots"]:

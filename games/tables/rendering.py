@@ -10,7 +10,7 @@ import pickle
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Count, OuterRef, Q
 from django.template.loader import get_template, render_to_string
@@ -38,11 +38,18 @@ log = logging.getLogger(__name__)
 LOBBY_PAGE = 25  # rows per lobby page; the live lobby shows the first page
 
 
-def read_presence(table_id: int) -> tuple[list[int], int]:
-    """(seated player ids with an open socket to the table, distinct spectators watching it).
+class Presence(NamedTuple):
+    """Who is at a table now, from its open sockets (`Connection` rows)."""
 
-    The host and the seated players are at the table, not watching it; a person with three tabs
-    open counts once.
+    online: list[int]  # the seated players with a socket open, by id
+    spectators: int  # the distinct people watching (the host and the seated are not)
+    processes: frozenset[str]  # the server processes holding the table's sockets
+
+
+def read_presence(table_id: int) -> Presence:
+    """The table's presence: the seated players online, the spectators (the host and the
+    seated players are at the table, not watching it; a person with three tabs open counts
+    once) and the processes holding its sockets.
     """
     host_id = Table.objects.filter(pk=table_id).values_list("host_id", flat=True).first()
     seated = set(
@@ -53,12 +60,12 @@ def read_presence(table_id: int) -> tuple[list[int], int]:
     return presence_among(table_id, host_id, seated)
 
 
-def presence_among(table_id: int, host_id: int | None, seated: set[int]) -> tuple[list[int], int]:
+def presence_among(table_id: int, host_id: int | None, seated: set[int]) -> Presence:
     """`read_presence` for a caller that has read the host and the seated players already."""
     viewers = presence_rows(table_id)
-    online = sorted({pid for _, pid in viewers if pid in seated})
-    watchers = {viewer for viewer, pid in viewers if pid not in seated and pid != host_id}
-    return online, len(watchers)
+    online = sorted({pid for _, pid, _ in viewers if pid in seated})
+    watchers = {viewer for viewer, pid, _ in viewers if pid not in seated and pid != host_id}
+    return Presence(online, len(watchers), frozenset(process for _, _, process in viewers))
 
 
 def lobby_tables(query: str = "", page: int = 1) -> list[Table]:
@@ -199,7 +206,7 @@ def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
         Seat.objects.filter(table=table).select_related("player").order_by(),
         key=lambda s: s.number,
     )
-    online, spectators = read_presence(table_id) if presence else ([], 0)
+    online, spectators, _ = read_presence(table_id) if presence else ([], 0, None)
     away = (
         {
             s.player_id: s.offline_since

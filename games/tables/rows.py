@@ -297,15 +297,18 @@ def insert(instance: Model) -> None:
         cursor.execute(sql, params)
 
 
-def presence_rows(table_id: int) -> list[tuple[str, int | None]]:
-    """(viewer, player id) of every open socket on a table (`Connection` rows)."""
+def presence_rows(table_id: int) -> list[tuple[str, int | None, str]]:
+    """(viewer, player id, server process) of every open socket on a table (`Connection`
+    rows)."""
     quote = connection.ops.quote_name
     with connection.cursor() as cursor:
-        viewer, player, table = (
-            quote(Connection._meta.get_field(name).column) for name in ("viewer", "player", "table")
+        viewer, player, process, table = (
+            quote(Connection._meta.get_field(name).column)
+            for name in ("viewer", "player", "process", "table")
         )
         cursor.execute(
-            f"SELECT {viewer}, {player} FROM {quote(Connection._meta.db_table)} WHERE {table} = %s",
+            f"SELECT {viewer}, {player}, {process} FROM {quote(Connection._meta.db_table)}"
+            f" WHERE {table} = %s",
             [table_id],
         )
         return cursor.fetchall()

@@ -17,9 +17,9 @@ from django.db.models import F
 from django.utils import timezone
 
 from games.kilforth import adapter
-from games.tables import bots, caches, consumers, kits, realtime, rendering, services
+from games.tables import bots, caches, consumers, heartbeat, kits, realtime, rendering, services
 from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
-from games.tables.models import Game, Player, Seat, Table
+from games.tables.models import Connection, Game, Player, Seat, Table
 from games.tables.rendering import (
     load_snapshot,
     pack_snapshot,
@@ -183,9 +183,11 @@ async def reads_while_deciding(snapshot_reads, decisions: int = 1) -> int:
 @pytest.fixture
 def another_process(monkeypatch, settings):
     """The sockets here are as another process's: the deciding process hands its snapshot to
-    none of them, and its message carries it (as it does when scaled out)."""
+    none of them, and its message carries it (as it does when scaled out, to another process
+    holding a socket at the table)."""
     settings.KILFORTH_SHARE_SNAPSHOTS = True
     monkeypatch.setattr(realtime, "_event_loop", lambda: None)
+    monkeypatch.setattr(realtime, "_elsewhere", lambda processes: True)
 
 
 async def test_a_decision_reaches_every_socket_of_its_process_without_reading_the_table_back(
@@ -264,3 +266,44 @@ async def test_a_refused_decision_leaves_the_socket_seeing_what_it_may(snapshot_
     assert await receive_until(watcher, "Only the players seated at this table")
     assert (await db(current_state)(table)).version == state.version
     await watcher.disconnect()
+
+
+def test_a_decision_goes_to_other_processes_with_its_snapshot_only_when_they_hold_a_socket(
+    monkeypatch, settings
+):
+    """Scaled out, a decision's table message is given to this process's sockets at once; it
+    goes through Redis, carrying the packed snapshot, only when another process holds a socket
+    at the table (its `Connection` row says which process)."""
+    settings.KILFORTH_SHARE_SNAPSHOTS = True
+    table, players = started_table()
+    for n, player in enumerate(players):
+        Connection.objects.create(
+            table=table,
+            channel_name=f"here-{n}",
+            viewer=f"p{player.pk}",
+            player=player,
+            process=heartbeat.PROCESS_NAME,
+        )
+    sent = []
+    monkeypatch.setattr(
+        realtime,
+        "_send",
+        lambda group, message, attempts=4, elsewhere=None: sent.append((group, message, elsewhere)),
+    )
+
+    def decide() -> tuple[dict, bool | None]:
+        sent.clear()
+        state = current_state(table)
+        seat = state.waiting_for[0]
+        services.do_act(table, players[seat], adapter.legal(state, seat)[0].key, state.version)
+        [(message, elsewhere)] = [(m, e) for g, m, e in sent if g == realtime.table_group(table.pk)]
+        return message, elsewhere
+
+    message, elsewhere = decide()
+    assert elsewhere is False and "snapshot" not in message
+    Connection.objects.create(
+        table=table, channel_name="there", viewer="s-watcher", process="other-host:41:0a1b2c3d"
+    )
+    message, elsewhere = decide()
+    assert elsewhere is True and message["spectators"] == 1
+    assert unpack_snapshot(message["snapshot"]).table.version == message["version"]

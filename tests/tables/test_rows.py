@@ -178,11 +178,12 @@ def test_an_action_is_inserted_as_the_orm_creates_it():
 def test_the_presence_rows_are_the_tables_open_sockets():
     table, players = started_table()
     Connection.objects.create(
-        table=table, channel_name="a", viewer=str(players[0].pk), player=players[0]
+        table=table, channel_name="a", viewer=str(players[0].pk), player=players[0], process="p1"
     )
-    Connection.objects.create(table=table, channel_name="b", viewer="anon-key")
+    Connection.objects.create(table=table, channel_name="b", viewer="anon-key", process="p2")
     assert sorted(rows.presence_rows(table.pk), key=str) == sorted(
-        Connection.objects.filter(table=table).values_list("viewer", "player_id"), key=str
+        Connection.objects.filter(table=table).values_list("viewer", "player_id", "process"),
+        key=str,
     )
 
 
