@@ -410,8 +410,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     async def show(self, event: dict) -> None:
         """Bring this one socket to the state a table message names (its own view of it)."""
         table_id, version = event["table"], event["version"]
-        presence = (tuple(event["online"]), tuple(tuple(a) for a in event.get("away", ())))
-        state_key = (table_id, event["slug"], version, presence, event["spectators"])
+        state_key = _state_key(event)
         if self.sent_key is not None and self.sent_key[2] > version:
             return  # an older state than what this socket already shows (messages can cross)
         if self.sent_key == state_key:
@@ -449,10 +448,10 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             caches.renderings.put(view, key, rendering, version)
         frame = None
         if self.sent_key is not None and self.sent_view == view:
-            frame = caches.renderings.frame(view, key, self.sent_key[:4])
-        if frame is not None:
-            frame += watching_fragment(snapshot.spectators)
-        else:
+            # The same string for every socket here that showed the same rendering before.
+            watching = watching_fragment(snapshot.spectators)
+            frame = caches.renderings.frame(view, key, self.sent_key[:4], watching)
+        if frame is None:
             frame = rendering.html
             if rendering.spectators != snapshot.spectators:
                 frame = apply_frame(frame, watching_fragment(snapshot.spectators))
@@ -468,6 +467,22 @@ def _with_presence(base: TableSnapshot, event: dict, state_key: tuple) -> TableS
     )
     caches.keep_presenced(state_key, snapshot)
     return snapshot
+
+
+# The table message the sockets here were handed last, with its key: the sockets of one process
+# are handed the same message object (games/tables/layers.py), so a crowd makes the key once.
+_last_key: tuple[Any, tuple] = (None, ())
+
+
+def _state_key(event: dict) -> tuple:
+    """What a table message names: (table id, slug, version, presence, watchers)."""
+    global _last_key
+    if _last_key[0] is event:
+        return _last_key[1]
+    presence = (tuple(event["online"]), tuple(tuple(a) for a in event.get("away", ())))
+    key = (event["table"], event["slug"], event["version"], presence, event["spectators"])
+    _last_key = (event, key)
+    return key
 
 
 @lru_cache(maxsize=256)

@@ -279,6 +279,9 @@ class Rendering:
         return "".join(changed) + self.tail
 
 
+_UNMADE = object()
+
+
 class Renderings:
     """Per process: the newest renderings of each (table, view), and the frames between them."""
 
@@ -317,12 +320,15 @@ class Renderings:
     def tables(self) -> set[int]:
         return {v[0] for v in self.views}
 
-    def frame(self, view: tuple, key: tuple, shown: tuple | None) -> str | None:
-        """The partial frame from the rendering `shown` to `key`, if both are known and it fits."""
+    def frame(self, view: tuple, key: tuple, shown: tuple | None, extra: str = "") -> str | None:
+        """The partial frame from the rendering `shown` to `key`, if both are known and it fits,
+        followed by `extra`; made once for every socket that asks for the same."""
         new = self.get(view, key)
         old = self.get(view, shown) if shown is not None else None
         if new is None or old is None or old is new:
             return None
-        if shown not in new.diffs:
-            new.diffs[shown] = new.changed_since(old)
-        return new.diffs[shown]
+        made = new.diffs.get((shown, extra), _UNMADE)
+        if made is _UNMADE:
+            changed = new.changed_since(old)
+            made = new.diffs[(shown, extra)] = None if changed is None else changed + extra
+        return made

@@ -34,6 +34,18 @@ def test_a_socket_one_version_behind_gets_a_partial_frame_and_an_unknown_one_non
     assert kept.frame(("other",), ("t", b.version), ("t", a.version)) is None
 
 
+def test_the_sockets_that_showed_the_same_rendering_are_sent_one_frame_with_its_extra():
+    a, b = playout("gloom", "competitive", 2)[30:32]
+    kept = Renderings()
+    kept.put(VIEW, ("t", a.version), rendering(a), a.version)
+    kept.put(VIEW, ("t", b.version), rendering(b), b.version)
+    watching = '<span id="spectator-count">3 watching</span>'
+    first = kept.frame(VIEW, ("t", b.version), ("t", a.version), watching)
+    assert first == kept.frame(VIEW, ("t", b.version), ("t", a.version)) + watching
+    # A crowd of spectators: the same string for each, made once.
+    assert kept.frame(VIEW, ("t", b.version), ("t", a.version), watching) is first
+
+
 def test_a_lagging_socket_s_old_version_never_displaces_the_newest():
     a, b = playout("gloom", "competitive", 2)[40:42]
     kept = Renderings()
