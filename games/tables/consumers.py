@@ -8,9 +8,12 @@ into the page out of band.
 """
 
 import asyncio
+import contextlib
+import contextvars
 import logging
 import time
 import weakref
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -107,9 +110,18 @@ class Freshness:
         self.consumers: dict[int, set[TableConsumer]] = {}
         self.seen: dict[int, int] = {}
         self.task: asyncio.Task | None = None
+        # Per table: the newest table message being shown to its sockets here (`fan_out`).
+        self.fanning: dict[int, asyncio.Task] = {}
 
     def add(self, consumer: "TableConsumer") -> None:
-        self.consumers.setdefault(consumer.table_id, set()).add(consumer)
+        sockets = self.consumers.setdefault(consumer.table_id, set())
+        if not sockets:
+            # The table's first socket here: the table's group messages come to `fan_out`,
+            # once each, where the channel layer can hand them so (games/tables/layers.py).
+            take = getattr(consumer.channel_layer, "take_group", None)
+            if take is not None:
+                take(table_group(consumer.table_id), self.fan_out(consumer.table_id))
+        sockets.add(consumer)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
 
@@ -123,6 +135,42 @@ class Freshness:
                 del self.consumers[consumer.table_id]
                 self.seen.pop(consumer.table_id, None)
                 caches.forget_table(consumer.table_id)
+                take = getattr(consumer.channel_layer, "take_group", None)
+                if take is not None:
+                    take(table_group(consumer.table_id), None)
+
+    def fan_out(self, table_id: int) -> Callable[[Mapping[str, Any]], None]:
+        """What takes the table's group messages here (a table update, a chat line): each is
+        handled by every socket of the table here, one after another, after the table's
+        messages before it, by one task (not one receive per socket)."""
+
+        def take(message: Mapping[str, Any]) -> None:
+            # In a context of its own: the caller's may be a database thread's (a decision's
+            # broadcast), where asgiref refuses the sockets' own database calls.
+            task = asyncio.get_running_loop().create_task(
+                self._handle_all(table_id, self.fanning.get(table_id), message),
+                context=contextvars.Context(),
+            )
+            self.fanning[table_id] = task
+            task.add_done_callback(lambda done: self._fanned(table_id, done))
+
+        return take
+
+    def _fanned(self, table_id: int, task: asyncio.Task) -> None:
+        if self.fanning.get(table_id) is task:
+            del self.fanning[table_id]
+
+    async def _handle_all(
+        self, table_id: int, before: asyncio.Task | None, message: Mapping[str, Any]
+    ) -> None:
+        if before is not None:
+            await asyncio.wait([before])
+        for consumer in list(self.consumers.get(table_id, ())):
+            try:
+                await consumer.dispatch(message)  # a failing handler cleans its socket up
+            except Exception:
+                with contextlib.suppress(Exception):
+                    await consumer.close()
 
     def saw(self, table_id: int, version: int) -> None:
         if version > self.seen.get(table_id, 0):

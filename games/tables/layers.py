@@ -14,12 +14,19 @@ after its trip through Redis and back, and goes to Redis only for the other proc
 (`publish_elsewhere`), when any of them has a socket at the table (realtime.broadcast_table
 knows from the presence rows). The copy Redis then brings back to this process is dropped
 (`_EchoAwareShard`): its sockets have it already.
+
+A group can be taken (`take_group`): its messages, from here or from Redis, then go to one
+function of this process, once each, instead of through every socket's own channel (each
+socket's receive costs a task, a wait and a dispatch: a thousand spectators, a thousand of
+each per decision). The table sockets take their table's group (consumers.Freshness) and show
+each message one socket after another.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict, deque
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -34,6 +41,7 @@ DECODED_KEPT = 8  # messages in flight at once in one process: a few (a decision
 # Per group: the messages this process published and already gave its own sockets, until Redis
 # brings each back. Bounded: one lost on its way (a Redis restart) is pushed out by the next.
 ECHOES_KEPT = 16
+Taker = Callable[[Mapping[str, Any]], None]
 
 
 class _EchoAwareLoopLayer(RedisPubSubLoopLayer):
@@ -44,15 +52,30 @@ class _EchoAwareLoopLayer(RedisPubSubLoopLayer):
         self._shards = [_EchoAwareShard(shard.host, self) for shard in self._shards]
         # By group channel: the bytes published from here that this process's sockets have.
         self.echoes: dict[str, deque[bytes]] = {}
+        # By group channel: the function that takes the group's messages here (`take_group`).
+        self.takers: dict[str, Taker] = {}
 
     def deliver_here(self, group: str, message: dict) -> bytes:
-        """Queue `message` to this process's sockets in `group` now; its bytes, to publish."""
+        """Give `message` to this process's sockets in `group` now; its bytes, to publish."""
         data = self.channel_layer.serialize(message)
-        for name in self.groups.get(self._get_group_channel_name(group), ()):
+        group_channel = self._get_group_channel_name(group)
+        taker = self.takers.get(group_channel)
+        if taker is not None:
+            taker(self.channel_layer.deserialize(data))  # as from Redis: decoded, read-only
+            return data
+        for name in self.groups.get(group_channel, ()):
             queue = self.channels.get(name)
             if queue is not None:
                 queue.put_nowait(data)  # the same bytes object: decoded once (deserialize)
         return data
+
+    def take(self, group_channel: str, data: bytes) -> bool:
+        """Whether a taker took `data`, arrived from Redis for `group_channel`."""
+        taker = self.takers.get(group_channel)
+        if taker is None:
+            return False
+        taker(self.channel_layer.deserialize(data))
+        return True
 
     async def publish_elsewhere(self, group: str, data: bytes) -> None:
         """Publish bytes `deliver_here` gave this process's sockets to the other processes."""
@@ -94,6 +117,8 @@ class _EchoAwareShard(RedisSingleShardConnection):
                 name = name.decode()
             if self.channel_layer.is_echo(name, message["data"]):
                 return
+            if self.channel_layer.take(name, message["data"]):
+                return
         super()._receive_message(message)
 
 
@@ -127,6 +152,17 @@ class SharedDecodePubSubLayer(RedisPubSubChannelLayer):
         """Send what `deliver_here` gave this process's sockets to the other processes' sockets
         in `group` (the copy Redis brings back here is dropped)."""
         await self._get_layer().publish_elsewhere(group, data)
+
+    def take_group(self, group: str, taker: Taker | None) -> None:
+        """From now on `group`'s messages in this process (on this event loop) go to `taker`,
+        decoded and read-only, each once, and not to its sockets' channels; None: to them
+        again. Call it on the event loop, for a group whose members here `taker` serves."""
+        layer = self._get_layer()
+        group_channel = layer._get_group_channel_name(group)
+        if taker is None:
+            layer.takers.pop(group_channel, None)
+        else:
+            layer.takers[group_channel] = taker
 
     def deserialize(self, message: bytes) -> Any:
         found = self._decoded.get(id(message))

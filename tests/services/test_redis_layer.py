@@ -26,6 +26,14 @@ def redis_layer_settings(url: str) -> dict:
     }
 
 
+async def frames_with(communicator, *needles: str) -> list[str]:
+    """The frames read until every needle has come, in any order (fails on a 5 s silence)."""
+    frames: list[str] = []
+    while not all(any(n in f for f in frames) for n in needles):
+        frames.append(await communicator.receive_from(timeout=5))
+    return frames
+
+
 async def test_two_layer_instances_deliver_a_group_message_across_processes(redis_url):
     # Two layer objects with separate connections stand in for two daphne processes.
     prefix = f"kilforth-test-{uuid.uuid4().hex[:8]}"
@@ -61,11 +69,7 @@ async def test_two_consumers_on_a_redis_backed_layer_see_each_others_updates(red
         await database_sync_to_async(services.do_take_seat)(table, ann, 2, "player")
         # Both the chat's system line and the seat reach the host (the seat may come first:
         # a table message reaches this process's sockets without the trip through Redis).
-        frames = [await host_socket.receive_from(timeout=5) for _ in range(2)]
-        while not any("Ann sat down in seat 3." in f for f in frames) or not any(
-            'id="seat-2"' in f for f in frames
-        ):
-            frames.append(await host_socket.receive_from(timeout=5))
+        frames = await frames_with(host_socket, "Ann sat down in seat 3.", 'id="seat-2"')
         assert all('id="chat-log"' in f for f in frames if "Ann sat down in seat 3." in f)
         assert all("Ann" in f for f in frames if 'id="seat-2"' in f)
         await host_socket.disconnect()
@@ -146,3 +150,40 @@ async def test_a_table_message_that_could_not_be_published_expects_no_copy_back(
         assert loop_layer.echoes == {}  # a retry publishes it anew, expecting its copy then
     finally:
         await here.flush()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_tables_sockets_in_one_process_take_its_group_messages_through_one_handler(
+    redis_url, settings
+):
+    settings.CHANNEL_LAYERS = redis_layer_settings(redis_url)
+    layer = channel_layers["default"]
+    try:
+        host = await database_sync_to_async(Player.objects.create)(name="Hal")
+        ann = await database_sync_to_async(Player.objects.create)(name="Ann")
+        table = await database_sync_to_async(open_table)(host)
+        group_channel = layer._get_layer()._get_group_channel_name(f"table-{table.pk}")
+        sockets = [
+            socket(f"/ws/t/{table.slug}/", await database_sync_to_async(session_for)(who))
+            for who in (host, ann, None)
+        ]
+        for each in sockets:
+            assert (await each.connect())[0]
+            await receive_until(each, 'id="table-live"')
+        # One handler takes the table's messages here; the sockets' channels get none of them.
+        assert group_channel in layer._get_layer().takers
+        queued = []
+        for channel in layer._get_layer().groups[group_channel]:
+            queue = layer._get_layer().channels[channel]
+            put = queue.put_nowait
+            queue.put_nowait = lambda data, put=put: queued.append(data) or put(data)
+        await database_sync_to_async(services.do_take_seat)(table, ann, 2, "player")
+        for each in sockets:
+            frames = await frames_with(each, 'id="seat-2"', "Ann sat down in seat 3.")
+            assert all("Ann" in f for f in frames if 'id="seat-2"' in f)  # and the chat line
+        assert queued == []
+        for each in sockets:
+            await each.disconnect()
+        assert group_channel not in layer._get_layer().takers  # the last socket gave it back
+    finally:
+        await layer.flush()
