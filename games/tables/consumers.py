@@ -97,6 +97,17 @@ def error_frame(message: str, code: str = "bad_request", board: bool = False) ->
     return render_to_string("tables/_error_frame.html", context)
 
 
+# How many sockets of one table in one process make a crowd, whose table's group messages go to
+# one handler (`Freshness.fan_out`) and not through each socket's channel. Below it each socket
+# takes its own (a table's few views render concurrently with the process's other work: one
+# handler for a table's five sockets measured a millisecond slower to its last viewer).
+CROWD = 16
+# How long a table message's handling by the sockets of its table here runs before it lets the
+# event loop write what it made (a view's render is about a millisecond; a crowd's sockets
+# sharing one view take a few microseconds each).
+FAN_OUT_SLICE = 0.0005
+
+
 class Freshness:
     """Per process and event loop: the safety net for broadcasts the channel layer lost.
 
@@ -115,13 +126,13 @@ class Freshness:
 
     def add(self, consumer: "TableConsumer") -> None:
         sockets = self.consumers.setdefault(consumer.table_id, set())
-        if not sockets:
-            # The table's first socket here: the table's group messages come to `fan_out`,
-            # once each, where the channel layer can hand them so (games/tables/layers.py).
+        sockets.add(consumer)
+        if len(sockets) == CROWD:
+            # A crowd here: the table's group messages come to `fan_out`, once each, where the
+            # channel layer can hand them so (games/tables/layers.py).
             take = getattr(consumer.channel_layer, "take_group", None)
             if take is not None:
                 take(table_group(consumer.table_id), self.fan_out(consumer.table_id))
-        sockets.add(consumer)
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
 
@@ -129,15 +140,18 @@ class Freshness:
         group = self.consumers.get(consumer.table_id)
         if group is not None:
             group.discard(consumer)
+            if len(group) == CROWD // 2 - 1:
+                # The crowd has gone (half of it, so that a crowd at the mark does not take
+                # and give back at every join): each socket takes its own messages again.
+                take = getattr(consumer.channel_layer, "take_group", None)
+                if take is not None:
+                    take(table_group(consumer.table_id), None)
             if not group:
                 # The table's last socket here has gone: keep nothing of it in this process
                 # (a finished game's state and boards would otherwise stay until pushed out).
                 del self.consumers[consumer.table_id]
                 self.seen.pop(consumer.table_id, None)
                 caches.forget_table(consumer.table_id)
-                take = getattr(consumer.channel_layer, "take_group", None)
-                if take is not None:
-                    take(table_group(consumer.table_id), None)
 
     def fan_out(self, table_id: int) -> Callable[[Mapping[str, Any]], None]:
         """What takes the table's group messages here (a table update, a chat line): each is
@@ -165,12 +179,18 @@ class Freshness:
     ) -> None:
         if before is not None:
             await asyncio.wait([before])
+        since = time.perf_counter()
         for consumer in list(self.consumers.get(table_id, ())):
             try:
                 await consumer.dispatch(message)  # a failing handler cleans its socket up
             except Exception:
                 with contextlib.suppress(Exception):
                     await consumer.close()
+            if time.perf_counter() - since > FAN_OUT_SLICE:
+                # Let the event loop write the frames made so far (a socket's send only
+                # queues its frame) and the database thread take its turn, then go on.
+                await asyncio.sleep(0)
+                since = time.perf_counter()
 
     def saw(self, table_id: int, version: int) -> None:
         if version > self.seen.get(table_id, 0):

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from channels.layers import channel_layers
 from channels_redis.pubsub import RedisPubSubChannelLayer
 
-from games.tables import services
+from games.tables import consumers, services
 from games.tables.layers import SharedDecodePubSubLayer
 from games.tables.models import Player
 from tests.tables.helpers import open_table, receive_until, session_for, socket
@@ -153,10 +153,11 @@ async def test_a_table_message_that_could_not_be_published_expects_no_copy_back(
 
 
 @pytest.mark.django_db(transaction=True)
-async def test_a_tables_sockets_in_one_process_take_its_group_messages_through_one_handler(
-    redis_url, settings
+async def test_a_crowd_of_a_tables_sockets_in_one_process_takes_its_messages_through_one_handler(
+    redis_url, settings, monkeypatch
 ):
     settings.CHANNEL_LAYERS = redis_layer_settings(redis_url)
+    monkeypatch.setattr(consumers, "CROWD", 2)  # a crowd of two sockets, here
     layer = channel_layers["default"]
     try:
         host = await database_sync_to_async(Player.objects.create)(name="Hal")
@@ -167,9 +168,11 @@ async def test_a_tables_sockets_in_one_process_take_its_group_messages_through_o
             socket(f"/ws/t/{table.slug}/", await database_sync_to_async(session_for)(who))
             for who in (host, ann, None)
         ]
-        for each in sockets:
+        for n, each in enumerate(sockets):
             assert (await each.connect())[0]
             await receive_until(each, 'id="table-live"')
+            # One socket alone takes its own messages; from the second on, the crowd's handler.
+            assert (group_channel in layer._get_layer().takers) == (n >= 1)
         # One handler takes the table's messages here; the sockets' channels get none of them.
         assert group_channel in layer._get_layer().takers
         queued = []
