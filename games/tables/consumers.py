@@ -109,7 +109,8 @@ FAN_OUT_SLICE = 0.0005
 
 
 class Freshness:
-    """Per process and event loop: the safety net for broadcasts the channel layer lost.
+    """Per process and event loop: the table sockets here, by table; the handler of a crowd's
+    table messages (`fan_out`); and the safety net for broadcasts the channel layer lost.
 
     Pub/sub delivers at most once (a Redis restart drops what was published meanwhile), and the
     database is the truth. Every KILFORTH_FRESHNESS_SECONDS one query reads the versions of the
