@@ -95,7 +95,7 @@ class _EchoAwareLoopLayer(RedisPubSubLoopLayer):
         return group_channel in self.echoes and self._forget_echo(group_channel, data)
 
     def _forget_echo(self, group_channel: str, data: bytes) -> bool:
-        pending = self.echoes[group_channel]
+        pending = self.echoes.get(group_channel, ())
         for i, sent in enumerate(pending):
             if sent == data:
                 del pending[i]
