@@ -131,9 +131,7 @@ class Freshness:
         if len(sockets) == CROWD:
             # A crowd here: the table's group messages come to `fan_out`, once each, where the
             # channel layer can hand them so (games/tables/layers.py).
-            take = getattr(consumer.channel_layer, "take_group", None)
-            if take is not None:
-                take(table_group(consumer.table_id), self.fan_out(consumer.table_id))
+            _take_table_group(consumer, self.fan_out(consumer.table_id))
         if self.task is None or self.task.done():
             self.task = asyncio.ensure_future(self.run())
 
@@ -144,9 +142,7 @@ class Freshness:
             if len(group) == CROWD // 2 - 1:
                 # The crowd has gone (half of it, so that a crowd at the mark does not take
                 # and give back at every join): each socket takes its own messages again.
-                take = getattr(consumer.channel_layer, "take_group", None)
-                if take is not None:
-                    take(table_group(consumer.table_id), None)
+                _take_table_group(consumer, None)
             if not group:
                 # The table's last socket here has gone: keep nothing of it in this process
                 # (a finished game's state and boards would otherwise stay until pushed out).
@@ -214,6 +210,14 @@ class Freshness:
                         await consumer.show(message)
             except Exception:  # never let the safety net die; try again next round
                 logger.exception("freshness check failed")
+
+
+def _take_table_group(consumer: "TableConsumer", taker: Callable | None) -> None:
+    """Hand the consumer's table's group messages here to `taker` (None: back to the sockets'
+    own channels), where the channel layer can (games/tables/layers.py)."""
+    take = getattr(consumer.channel_layer, "take_group", None)
+    if take is not None:
+        take(table_group(consumer.table_id), taker)
 
 
 def _chat_open(table_id: int) -> bool:
