@@ -170,15 +170,18 @@ def stats() -> dict:
         if line.startswith("VmRSS:"):
             rss = int(line.split()[1])
     renderings = [r for kept in caches.renderings.views.values() for r in kept.values()]
+    # What the renderings hold: their texts, their parts' bodies (a body several views share
+    # counted once) and the partial frames made between them.
+    held = {
+        id(text): len(text)
+        for r in renderings
+        for text in (*(r.texts or ()), *(body for _, body in r.bodies), *r.diffs.values())
+        if text
+    }
     return {
         "pid": os.getpid(),
         "rss_kb": rss,
-        "fragment_cache": {
-            "entries": len(renderings),
-            "bytes": sum(
-                len(r.html or "") + sum(len(d or "") for d in r.diffs.values()) for r in renderings
-            ),
-        },
+        "fragment_cache": {"entries": len(renderings), "bytes": sum(held.values())},
         "snapshots": len(caches._snapshots),
         "counters": {k: {"count": int(v[0]), "total": v[1]} for k, v in COUNTERS.items()},
     }

@@ -515,7 +515,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # The watcher count is a part of its own, sent with every frame: it is not in the key.
         view, key = (table_id, viewer_key(snapshot, player_id, access), access), state_key[:4]
         rendering = caches.renderings.get(view, key)
-        if rendering is None or rendering.html is None:
+        if rendering is None or rendering.texts is None:
             html = render_table_live(snapshot, player_id, access)
             rendering = Rendering.of(html, snapshot.spectators)
             caches.renderings.put(view, key, rendering, version)

@@ -47,37 +47,63 @@ VIEWS_KEPT = 1200
 class Marked(SafeString):
     """Marked HTML whose parts are known as data: the same HTML as a plain string, and also its
     `outline` (the HTML with each part's body taken out and its id left in its place, as
-    `_spans` reads it) and its `parts` ((id, body) in page order). `Rendering.of` reads them
-    instead of searching the text; a part's body is the kit's own string object, whose hash is
-    kept from one version to the next while the part does not change.
+    `_spans` reads it), its `parts` ((id, body) in page order) and its `texts` (the HTML around
+    the parts: before the first part's marker, then after each part's body, from its closing
+    marker on; `_joined` puts them back together). `Rendering.of` reads them instead of
+    searching the text; a part's body is the kit's own string object, whose hash is kept from
+    one version to the next while the part does not change.
 
     Made by `compose` (a skeleton's slots filled) and by `wrap` (between HTML whose own parts
     are searched: a page around a composed board)."""
 
     outline: str
     parts: list[tuple[str, str]]
+    texts: tuple[str, ...]
 
     @classmethod
-    def made(cls, html: str, outline: str, parts: list[tuple[str, str]]) -> Marked:
+    def made(
+        cls, html: str, outline: str, parts: list[tuple[str, str]], texts: tuple[str, ...]
+    ) -> Marked:
         marked = cls(html)
-        marked.outline, marked.parts = outline, parts
+        marked.outline, marked.parts, marked.texts = outline, parts, texts
         return marked
 
     def wrap(self, before: str, after: str) -> Marked:
         """This HTML between `before` and `after` (their own parts, if any, searched), still
         composed."""
-        head, head_parts = _outline_of(before)
-        tail, tail_parts = _outline_of(after)
+        head, head_parts, head_texts = _read(before)
+        tail, tail_parts, tail_texts = _read(after)
+        texts = list(self.texts)
+        texts[0] = head_texts[-1] + texts[0]
+        texts[-1] = texts[-1] + tail_texts[0]
         return Marked.made(
             before + self + after,
             head + self.outline + tail,
             head_parts + self.parts + tail_parts,
+            (*head_texts[:-1], *texts, *tail_texts[1:]),
         )
 
 
-def _outline_of(html: str) -> tuple[str, list[tuple[str, str]]]:
+def _read(html: str) -> tuple[str, list[tuple[str, str]], tuple[str, ...]]:
+    """(outline, parts, texts) of a marked fragment, as `Marked` holds them."""
     outline, spans = _spans(html)
-    return outline, [(part_id, html[start:end]) for part_id, start, end in spans]
+    texts = []
+    pos = 0
+    for part_id, start, end in spans:
+        texts.append(html[pos : start - len(OPEN) - len(part_id) - 3])
+        pos = end
+    texts.append(html[pos:])
+    return outline, [(part_id, html[start:end]) for part_id, start, end in spans], tuple(texts)
+
+
+def _joined(texts: tuple[str, ...], parts: list[tuple[str, str]]) -> str:
+    """The HTML of `texts` with `parts` between them (the inverse of `_read`)."""
+    pieces = [texts[0]]
+    for (part_id, body), text in zip(parts, texts[1:], strict=True):
+        pieces.append(f"{OPEN}{part_id}-->")
+        pieces.append(body)
+        pieces.append(text)
+    return "".join(pieces)
 
 
 def slot(part_id: str) -> SafeString:
@@ -93,28 +119,16 @@ def compose(skeleton: str, bodies: dict[str, str]) -> Marked:
     same skeleton for a viewer at every version."""
     texts, ids, kept, outline = _skeleton_of(skeleton)
     parts = [(part_id, bodies.get(part_id, own)) for part_id, own in zip(ids, kept, strict=True)]
-    pieces = [texts[0]]
-    for (part_id, body), text in zip(parts, texts[1:], strict=True):
-        pieces.append(f"{OPEN}{part_id}-->")
-        pieces.append(body)
-        pieces.append(text)
-    return Marked.made("".join(pieces), outline, parts)
+    return Marked.made(_joined(texts, parts), outline, parts, texts)
 
 
 @lru_cache(maxsize=1024)
 def _skeleton_of(skeleton: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]:
     """(the texts around the parts, each starting with the part's CLOSE marker after the
     first; the part ids; the bodies the skeleton gives them; the outline)."""
-    outline, spans = _spans(skeleton)
-    texts, ids, kept = [], [], []
-    pos = 0
-    for part_id, start, end in spans:
-        texts.append(skeleton[pos : start - len(OPEN) - len(part_id) - 3])
-        ids.append(part_id)
-        kept.append(skeleton[start:end])
-        pos = end
-    texts.append(skeleton[pos:])
-    return tuple(texts), tuple(ids), tuple(kept), outline
+    outline, parts, texts = _read(skeleton)
+    ids = tuple(part_id for part_id, _ in parts)
+    return texts, ids, tuple(body for _, body in parts), outline
 
 
 def board_frame(board: str, version: int, game: str) -> str:
@@ -215,9 +229,16 @@ def _digest(text: str) -> int:
 
 @dataclass
 class Rendering:
-    """One view of one table state, as sent to sockets; `html` is dropped once superseded."""
+    """One view of one table state, as sent to sockets. It keeps its HTML as the texts around
+    its parts and the parts' bodies (the kits' own strings, shared by the views that show the
+    same part), not as one string: a whole frame is joined when a socket needs one (`html`),
+    which is rare (a socket that joins or falls behind), while a view's whole HTML would be
+    60-110 KiB held per view, most of it the same as its neighbours'. The texts and bodies
+    are dropped once superseded."""
 
-    html: str | None
+    # The texts around the parts (`Marked.texts`), the first marked for the page's `parts`
+    # swap; None once superseded.
+    texts: tuple[str, ...] | None
     spectators: int
     skeleton: int
     parts: dict[str, int]
@@ -226,24 +247,32 @@ class Rendering:
     version: int = -1
     # Partial frames from older renderings of this view to this one, computed once each.
     diffs: dict[tuple, str | None] = field(default_factory=dict)
-    # Each part's body, in the order of the page (read once, by `of`), dropped with `html`.
+    # Each part's body, in the order of the page (read once, by `of`), dropped with `texts`.
     bodies: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def html(self) -> str | None:
+        """The whole frame (joined each time it is asked for); None once superseded."""
+        if self.texts is None:
+            return None
+        return _joined(self.texts, self.bodies)
 
     @classmethod
     def of(cls, html: str, spectators: int) -> Rendering:
         """The rendering of one live fragment; its `html` is the whole frame sent for it.
 
-        A composed fragment (`Marked`) is read from its skeleton and its parts' bodies; any
-        other is searched for its markers. Both read the same HTML the same way."""
-        marked = html if isinstance(html, Marked) else None
-        html = as_part(ascii_html(html))
-        if marked is not None:
-            outline = skeleton = as_part(ascii_html(marked.outline))
-            bodies = [(part_id, ascii_html(body)) for part_id, body in marked.parts]
+        A composed fragment (`Marked`) is read from its texts and its parts' bodies; any other
+        is searched for its markers. Both read the same HTML the same way."""
+        if isinstance(html, Marked):
+            outline = skeleton = as_part(ascii_html(html.outline))
+            bodies = [(part_id, ascii_html(body)) for part_id, body in html.parts]
+            texts = tuple(ascii_html(text) for text in html.texts)
         else:
+            html = ascii_html(html)
+            skeleton, bodies, texts = _read(html)
+            skeleton = as_part(skeleton)
             outline = html
-            skeleton, spans = _spans(html)
-            bodies = [(part_id, html[start:end]) for part_id, start, end in spans]
+        texts = (as_part(texts[0]), *texts[1:])
         board = BOARD_VERSION.search(outline)
         table = TABLE_VERSION.search(outline)
         my_turn = MY_TURN.search(outline)
@@ -258,7 +287,7 @@ class Rendering:
         if flash:
             tail += as_part(flash.group(0))
         return cls(
-            html=html,
+            texts=texts,
             spectators=spectators,
             skeleton=_digest(VERSION_ATTR.sub("", skeleton)),
             parts={part_id: _digest(body) for part_id, body in bodies},
@@ -268,7 +297,7 @@ class Rendering:
 
     def changed_since(self, old: Rendering) -> str | None:
         """The frame turning a page showing `old` into this one; None when it takes all of it."""
-        if self.html is None or not self.parts or old.skeleton != self.skeleton:
+        if self.texts is None or not self.parts or old.skeleton != self.skeleton:
             return None
         # The same skeleton holds the same part ids in the same order.
         changed = [
@@ -303,7 +332,7 @@ class Renderings:
             return  # a socket that lags behind: its frame is rendered once, for it alone
         rendering.version = version
         for older in kept.values():
-            older.html = None  # no socket is ever sent an older state again
+            older.texts = None  # no socket is ever sent an older state again
             older.bodies = []
             older.diffs.clear()
         kept[key] = rendering

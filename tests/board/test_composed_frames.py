@@ -42,6 +42,27 @@ def test_a_framed_composed_board_stays_composed_and_a_page_around_it_keeps_its_o
     page = framed.wrap('<div id="t"><!--[c--><i id="c">3</i><!--]-->', "</div>")
     assert page.parts == [("c", '<i id="c">3</i>'), ("p", '<span id="p">x</span>')]
     assert Rendering.of(page, 0).parts == Rendering.of(str(page), 0).parts
+    # The texts around the parts, with the parts between them, are the page again.
+    assert page.texts == (
+        '<div id="t">',
+        '<!--]--><div id="game-board" class="game-board game-board-kilforth" data-version="7">'
+        '<div id="game-flash" class="game-flash" role="alert"></div><div class="b">',
+        "<!--]--></div></div></div>",
+    )
+    assert Rendering.of(page, 0).html == Rendering.of(str(page), 0).html
+
+
+def test_a_rendering_holds_the_parts_bodies_it_was_given_and_only_the_text_around_them():
+    states = playout("gloom", "competitive", 2)[20:22]
+    first, second = (Rendering.of(board(state, None), 0) for state in states)
+    html = board(states[1], None)
+    assert second.html.replace(' hx-swap-oob="part"', "", 1) == str(html)
+    # The kit's own strings, not copies: a part that did not change is the same object in both.
+    assert [body for _, body in second.bodies] == [body for _, body in html.parts]
+    same = [pid for pid, body in second.bodies if dict(first.bodies)[pid] is body]
+    assert same, "an unchanged part's body is shared by the renderings of two versions"
+    held = sum(map(len, second.texts))
+    assert held < len(second.html) - sum(len(body) for _, body in second.bodies) + 100
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 2])
