@@ -1,9 +1,11 @@
 """The board's parts are memoized by their context slice (games/kilforth/board/parts.py): equal
 slices share one rendering, and anything a template tells apart keeps slices apart."""
 
+import tracemalloc
+
 from django.utils.safestring import mark_safe
 
-from games.kilforth.board.log_text import LogLine, LogRow, describe_kept
+from games.kilforth.board.log_text import LogLine, LogRow, describe_kept, event_key
 from games.kilforth.board.parts import _key, snippet
 
 
@@ -51,3 +53,19 @@ def test_a_log_row_is_keyed_by_what_it_shows():
     assert _key(LogRow(line, True, False, 2)) != _key(
         LogRow(LogLine("move", "Bea moves.", day=2), True, False, 2)
     )
+
+
+def test_a_kept_key_holds_no_more_memory_than_its_own_bytes():
+    # orjson hands back its whole working buffer (4 KiB for a few bytes); a memo keeps
+    # thousands of keys, so each is copied to its own size.
+    cell = {"index": 3, "name": "Ruins", "seats": frozenset({1, 0})}
+    event = {"e": "move", "vis": "all", "day": 1, "seat": 0, "to": 3}
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        keys = [_key(cell) for _ in range(50)] + [event_key(event) for _ in range(50)]
+        held = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert all(isinstance(k, bytes) for k in keys)
+    assert held < 100 * 200, f"{held / 100:.0f} bytes per key of about 60"

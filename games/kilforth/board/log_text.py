@@ -126,11 +126,21 @@ _lines_lock = Lock()
 _KEY_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
+def json_key(
+    value: object, option: int, default: Callable[[object], object] | None = None
+) -> bytes:
+    """`value` as orjson writes it, for a key a memo keeps: copied to its own size. orjson
+    hands back the buffer it wrote into, 4 KiB or more however short the text (a key of a few
+    dozen bytes held 4 KiB: most of a board's memoized parts and log lines was their keys'
+    spare room). TypeError for what orjson cannot write."""
+    return memoryview(orjson.dumps(value, default=default, option=option)).tobytes()
+
+
 def event_key(e: dict) -> bytes | None:
     """An event's content as the key `describe_kept` remembers its sentence by; None when it is
     not plain JSON data (then it is described afresh each time)."""
     try:
-        return orjson.dumps(e, option=_KEY_OPTIONS)
+        return json_key(e, _KEY_OPTIONS)
     except TypeError:
         return None
 

@@ -24,7 +24,7 @@ from jinja2 import Environment
 
 from games.tables.frames import slot
 
-from .log_text import LogRow, LogTail, event_day
+from .log_text import LogRow, LogTail, event_day, json_key
 
 # Bounded: up to 2 KB per entry (cells, hero panels, panels, log rows).
 PARTS_KEPT = 8192
@@ -72,7 +72,7 @@ def _key(value: object) -> object:
     if isinstance(value, str | int | bool | None) or type(value) is tuple:
         return value
     try:
-        return orjson.dumps(value, default=_plain, option=_KEY_OPTIONS)
+        return json_key(value, _KEY_OPTIONS, _plain)
     except TypeError:
         return repr(value)
 
