@@ -19,9 +19,11 @@ extensions of its ancestors for each, which took about half of the browser's tim
 from __future__ import annotations
 
 import re
+import sys
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -46,54 +48,49 @@ VIEWS_KEPT = 1200
 
 class Marked(SafeString):
     """Marked HTML whose parts are known as data: the same HTML as a plain string, and also its
-    `outline` (the HTML with each part's body taken out and its id left in its place, as
-    `_spans` reads it), its `parts` ((id, body) in page order) and its `texts` (the HTML around
-    the parts: before the first part's marker, then after each part's body, from its closing
-    marker on; `_joined` puts them back together). `Rendering.of` reads them instead of
-    searching the text; a part's body is the kit's own string object, whose hash is kept from
-    one version to the next while the part does not change.
+    `parts` ((id, body) in page order) and its `texts` (the HTML around the parts: before the
+    first part's marker, then after each part's body, from its closing marker on; `_joined`
+    puts them back together). `Rendering.of` reads them instead of searching the text; a
+    part's body is the kit's own string object, whose hash is kept from one version to the
+    next while the part does not change.
 
     Made by `compose` (a skeleton's slots filled) and by `wrap` (between HTML whose own parts
     are searched: a page around a composed board)."""
 
-    outline: str
     parts: list[tuple[str, str]]
     texts: tuple[str, ...]
 
     @classmethod
-    def made(
-        cls, html: str, outline: str, parts: list[tuple[str, str]], texts: tuple[str, ...]
-    ) -> Marked:
+    def made(cls, html: str, parts: list[tuple[str, str]], texts: tuple[str, ...]) -> Marked:
         marked = cls(html)
-        marked.outline, marked.parts, marked.texts = outline, parts, texts
+        marked.parts, marked.texts = parts, texts
         return marked
 
     def wrap(self, before: str, after: str) -> Marked:
         """This HTML between `before` and `after` (their own parts, if any, searched), still
         composed."""
-        head, head_parts, head_texts = _read(before)
-        tail, tail_parts, tail_texts = _read(after)
+        head_parts, head_texts = _read(before)
+        tail_parts, tail_texts = _read(after)
         texts = list(self.texts)
         texts[0] = head_texts[-1] + texts[0]
         texts[-1] = texts[-1] + tail_texts[0]
         return Marked.made(
             before + self + after,
-            head + self.outline + tail,
             head_parts + self.parts + tail_parts,
             (*head_texts[:-1], *texts, *tail_texts[1:]),
         )
 
 
-def _read(html: str) -> tuple[str, list[tuple[str, str]], tuple[str, ...]]:
-    """(outline, parts, texts) of a marked fragment, as `Marked` holds them."""
-    outline, spans = _spans(html)
+def _read(html: str) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
+    """(parts, texts) of a marked fragment, as `Marked` holds them."""
+    _, spans = _spans(html)
     texts = []
     pos = 0
     for part_id, start, end in spans:
         texts.append(html[pos : start - len(OPEN) - len(part_id) - 3])
         pos = end
     texts.append(html[pos:])
-    return outline, [(part_id, html[start:end]) for part_id, start, end in spans], tuple(texts)
+    return [(part_id, html[start:end]) for part_id, start, end in spans], tuple(texts)
 
 
 def _joined(texts: tuple[str, ...], parts: list[tuple[str, str]]) -> str:
@@ -111,24 +108,45 @@ def slot(part_id: str) -> SafeString:
     return SafeString(f"{OPEN}{part_id}-->{CLOSE}")
 
 
-def compose(skeleton: str, bodies: dict[str, str]) -> Marked:
+def compose(skeleton: str | Skeleton, bodies: dict[str, str]) -> Marked:
     """The HTML of `skeleton` with each of its parts' bodies given by `bodies` (by part id; a
     part `bodies` does not name keeps the body the skeleton gives it, often an empty `slot`),
     its parts known (`Marked`). Bodies are safe HTML (the caller's own templates, escaped
-    there). A skeleton is read once (`_skeleton_of`, kept by its text): a kit's board has the
-    same skeleton for a viewer at every version."""
-    texts, ids, kept, outline = _skeleton_of(skeleton)
+    there). A skeleton is read once (`read_skeleton`, kept by its text; a kit may keep it read):
+    a kit's board has the same skeleton for a viewer at every version."""
+    if not isinstance(skeleton, Skeleton):
+        skeleton = read_skeleton(skeleton)
+    texts, ids, kept = skeleton
     parts = [(part_id, bodies.get(part_id, own)) for part_id, own in zip(ids, kept, strict=True)]
-    return Marked.made(_joined(texts, parts), outline, parts, texts)
+    return Marked.made(_joined(texts, parts), parts, texts)
+
+
+class Skeleton(NamedTuple):
+    """A skeleton read for `compose`: the texts around its parts (`Marked.texts`), the part
+    ids, and the bodies it gives them itself."""
+
+    texts: tuple[str, ...]
+    ids: tuple[str, ...]
+    kept: tuple[str, ...]
+
+    @classmethod
+    def read(cls, skeleton: str) -> Skeleton:
+        """`skeleton` read. Its texts are interned: the skeletons of a kit's views differ in a
+        few places (whose view, which table), so the views kept in a process share most of
+        their texts (a Kilforth board's skeleton is about 12 KiB). A kit that keeps its
+        skeletons keeps them read, not as their text."""
+        parts, texts = _read(skeleton)
+        return cls(
+            tuple(sys.intern(text) for text in texts),
+            tuple(part_id for part_id, _ in parts),
+            tuple(body for _, body in parts),
+        )
 
 
 @lru_cache(maxsize=1024)
-def _skeleton_of(skeleton: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str]:
-    """(the texts around the parts, each starting with the part's CLOSE marker after the
-    first; the part ids; the bodies the skeleton gives them; the outline)."""
-    outline, parts, texts = _read(skeleton)
-    ids = tuple(part_id for part_id, _ in parts)
-    return texts, ids, tuple(body for _, body in parts), outline
+def read_skeleton(skeleton: str) -> Skeleton:
+    """`Skeleton.read`, kept by the skeleton's text."""
+    return Skeleton.read(skeleton)
 
 
 def board_frame(board: str, version: int, game: str) -> str:
@@ -220,7 +238,7 @@ def apply_frame(page: str, frame: str) -> str:
     return page
 
 
-def _digest(text: str) -> int:
+def _digest(text: str | tuple[str, ...]) -> int:
     """A part's fingerprint, to tell whether it changed between two renderings of one view in
     this process: Python's own string hash (64 bits, about 5x faster than a blake2b of the
     encoded text; both renderings are hashed by the same process, so its salt is the same)."""
@@ -264,15 +282,13 @@ class Rendering:
         A composed fragment (`Marked`) is read from its texts and its parts' bodies; any other
         is searched for its markers. Both read the same HTML the same way."""
         if isinstance(html, Marked):
-            outline = skeleton = as_part(ascii_html(html.outline))
             bodies = [(part_id, ascii_html(body)) for part_id, body in html.parts]
             texts = tuple(ascii_html(text) for text in html.texts)
         else:
-            html = ascii_html(html)
-            skeleton, bodies, texts = _read(html)
-            skeleton = as_part(skeleton)
-            outline = html
+            bodies, texts = _read(ascii_html(html))
         texts = (as_part(texts[0]), *texts[1:])
+        # The page without its parts' bodies: what stays from one version to the next.
+        outline = "".join(texts)
         board = BOARD_VERSION.search(outline)
         table = TABLE_VERSION.search(outline)
         my_turn = MY_TURN.search(outline)
@@ -289,7 +305,7 @@ class Rendering:
         return cls(
             texts=texts,
             spectators=spectators,
-            skeleton=_digest(VERSION_ATTR.sub("", skeleton)),
+            skeleton=_digest((VERSION_ATTR.sub("", outline), *(part_id for part_id, _ in bodies))),
             parts={part_id: _digest(body) for part_id, body in bodies},
             tail=tail,
             bodies=bodies,

@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.kilforth.engine.events import name_people
-from games.tables.frames import compose
+from games.tables.frames import Skeleton, compose
 
 from . import rules_help
 from .card_facts import (
@@ -86,10 +86,10 @@ def render_board(
         return _fallback(picture, viewer, players)
 
 
-def _skeleton(context: dict, parts: dict) -> str:
+def _skeleton(context: dict, parts: dict) -> Skeleton:
     """`board.html` with the parts as given (empty slots, `parts.board_parts`): all it shows
     besides them is the edition and whose view it is, so it is rendered once per viewer of a
-    table and kept (`_skeletons`)."""
+    table and kept read (`_skeletons`), not as its text."""
     return _skeletons(
         context["edition"],
         context["spectator"],
@@ -100,9 +100,11 @@ def _skeleton(context: dict, parts: dict) -> str:
 
 
 @lru_cache(maxsize=1024)
-def _skeletons(edition: str, spectator: bool, viewer: int | None, slug: str, parts: tuple) -> str:
+def _skeletons(
+    edition: str, spectator: bool, viewer: int | None, slug: str, parts: tuple
+) -> Skeleton:
     context = {"edition": edition, "spectator": spectator, "viewer": viewer, "slug": slug}
-    return render("kilforth/board.html", {**context, "parts": dict(parts)})
+    return Skeleton.read(render("kilforth/board.html", {**context, "parts": dict(parts)}))
 
 
 def _fallback(picture: dict, viewer: int | None, players: dict[int, str]) -> str:
