@@ -103,8 +103,10 @@ def _joined(texts: tuple[str, ...], parts: list[tuple[str, str]]) -> str:
     return "".join(pieces)
 
 
+@lru_cache(maxsize=4096)
 def slot(part_id: str) -> SafeString:
-    """An empty part, for a skeleton: `compose` puts the part's body in it."""
+    """An empty part, for a skeleton: `compose` puts the part's body in it. One string per
+    part id (a kit's skeletons, kept per view, are kept by their slots)."""
     return SafeString(f"{OPEN}{part_id}-->{CLOSE}")
 
 
@@ -138,7 +140,7 @@ class Skeleton(NamedTuple):
         parts, texts = _read(skeleton)
         return cls(
             tuple(sys.intern(text) for text in texts),
-            tuple(part_id for part_id, _ in parts),
+            tuple(sys.intern(part_id) for part_id, _ in parts),
             tuple(body for _, body in parts),
         )
 
