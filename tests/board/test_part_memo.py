@@ -69,3 +69,29 @@ def test_a_kept_key_holds_no_more_memory_than_its_own_bytes():
         tracemalloc.stop()
     assert all(isinstance(k, bytes) for k in keys)
     assert held < 100 * 200, f"{held / 100:.0f} bytes per key of about 60"
+
+
+def test_a_sentence_that_does_not_depend_on_the_viewer_is_made_once_for_every_viewer(monkeypatch):
+    from games.kilforth.board import log_text
+
+    made = []
+    real = log_text._described
+    monkeypatch.setattr(log_text, "_described", lambda *args: made.append(args[2]) or real(*args))
+    names = (("0", "Ann"),)
+
+    def ann(seat):
+        return "Ann" if seat == 0 else "Someone"
+
+    moved = {"e": "move", "vis": "all", "day": 1, "seat": 0, "to": 3, "n": 71}
+    lines = [describe_kept(moved, ann, names, viewer) for viewer in (None, 0, 1, 2)]
+    assert made == [None] and all(line is lines[0] for line in lines)
+    # A sentence that reads the viewer (a prompt without its seat names whoever reads it), and a
+    # bookkeeping line shown to its own seat only, are made for each viewer.
+    made.clear()
+    asked = {"e": "prompt", "vis": "all", "day": 1, "kind": "turn", "n": 72}
+    texts = [describe_kept(asked, ann, names, viewer).text for viewer in (0, 1)]
+    assert made == [0, 1] and texts[0] != texts[1]
+    made.clear()
+    rumour = {"e": "rumour_gained_public", "vis": "all", "day": 1, "seat": 0, "n": 73}
+    minors = [describe_kept(rumour, ann, names, viewer).minor for viewer in (0, 1)]
+    assert made == [0, 1] and minors == [True, False]

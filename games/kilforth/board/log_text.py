@@ -100,26 +100,35 @@ def event_day(e: dict) -> int:
 
 def describe(e: dict, names: Names, viewer: int | None = None, success_min: int = 5) -> LogLine:
     """One log event as a readable line; never raises."""
+    return _described(e, names, viewer, success_min)[0]
+
+
+def _described(e: dict, names: Names, viewer: int | None, success_min: int) -> tuple[LogLine, bool]:
+    """`describe`, and whether the line depends on whose view it is: its sentence read the
+    viewer (`Ctx.viewer`), or it is a bookkeeping line shown as such to its own seat only."""
     kind = str(e.get("e", "?"))
     ev = EVENTS.get(kind)
     line = LogLine(kind=kind, text="", day=event_day(e), seats=_seats(e))
     if "faces" in e:
         line.dice = faces(e, success_min)
+    ctx = Ctx(names, viewer, deciding, card_name)
     try:
         if ev is None:
             raise KeyError(kind)
-        line.text = ev.render(e, Ctx(names, viewer, deciding, card_name))
+        line.text = ev.render(e, ctx)
         line.tone = ev.tone
         line.minor = ev.is_minor(e, viewer)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         line.text, line.fallback = _generic(e, names), True
-    return line
+        return line, False
+    return line, ctx.viewer_read or ev.minor == "own"
 
 
-# Sentences already made, by the event's content, the names it may use, the viewer and the
-# success threshold: an event is described once per process and viewer, not once per version
-# (the board shows up to 60 of them, and a decision adds one or two). Bounded; lines are shared,
-# so nothing may change a LogLine after `describe` made it.
+# Sentences already made, by the event's content, the names it may use, the viewer (or any
+# viewer, for a line that does not depend on it: most) and the success threshold: an event is
+# described once per process (and viewer, where its line is the viewer's own), not once per
+# version (the board shows up to 60 of them, and a decision adds one or two). Bounded; lines
+# are shared, so nothing may change a LogLine after `describe` made it.
 LINES_KEPT = 20_000
 _lines: OrderedDict[tuple, LogLine] = OrderedDict()
 _lines_lock = Lock()
@@ -183,19 +192,27 @@ def describe_kept(
     content = event_key(e) if isinstance(key, _Unset) else key
     if content is None:  # not plain JSON data: describe it afresh
         return describe(e, names, viewer, success_min)
-    key = (content, names_key, viewer, success_min)
+    # A line that does not depend on whose view it is is kept once for every viewer.
+    anyone = (content, names_key, _ANY_VIEWER, success_min)
+    own = (content, names_key, viewer, success_min)
     with _lines_lock:
-        line = _lines.get(key)
-        if line is not None:
-            _lines.move_to_end(key)
-            return line
-    line = describe(e, names, viewer, success_min)
+        for key in (anyone, own):
+            line = _lines.get(key)
+            if line is not None:
+                _lines.move_to_end(key)
+                return line
+    line, viewers_own = _described(e, names, viewer, success_min)
     with _lines_lock:
         line = _shared(line)
+        key = own if viewers_own else anyone
         _lines[key] = line
         while len(_lines) > LINES_KEPT:
             _lines.popitem(last=False)
     return line
+
+
+# The viewer in the key of a line that is the same for every viewer (viewers are ints or None).
+_ANY_VIEWER = "any viewer"
 
 
 # Lines by everything they say: the viewers of one event mostly read the same line (a spectator

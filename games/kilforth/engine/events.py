@@ -144,12 +144,22 @@ def _default_phrase(kind: str) -> str:
 
 @dataclass
 class Ctx:
-    """What a sentence may use besides the event: names, the viewer, the prompt phrases."""
+    """What a sentence may use besides the event: names, the viewer, the prompt phrases.
+
+    `viewer` (the seat whose view it is, None for a spectator) is read through a property that
+    notes the reading (`viewer_read`): a sentence that never reads it is the same for every
+    viewer, and the board makes it once for all of them (board/log_text.py)."""
 
     names: Names
-    viewer: int | None = None
+    seen_by: int | None = None
     phrase: Callable[[str], str] = _default_phrase  # prompt kind -> "choose an action"
     card_name: Callable[[object], str] = tidy_id  # card id -> its printed name
+    viewer_read: bool = False
+
+    @property
+    def viewer(self) -> int | None:
+        self.viewer_read = True
+        return self.seen_by
 
     def person(self, seat: object) -> str:
         return self.names(seat) if isinstance(seat, int) else "Someone"
