@@ -83,7 +83,7 @@ class Marked(SafeString):
 
 def _read(html: str) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
     """(parts, texts) of a marked fragment, as `Marked` holds them."""
-    _, spans = _spans(html)
+    spans = _spans(html)
     texts = []
     pos = 0
     for part_id, start, end in spans:
@@ -182,10 +182,8 @@ def ascii_html(html: str) -> str:
     return html.encode("ascii", "xmlcharrefreplace").decode("ascii")
 
 
-def _spans(html: str) -> tuple[str, list[tuple[str, int, int]]]:
-    """(skeleton, [(part id, start, end of its body in `html`)]) of a marked fragment; parts
-    never nest."""
-    skeleton: list[str] = []
+def _spans(html: str) -> list[tuple[str, int, int]]:
+    """[(part id, start, end of its body in `html`)] of a marked fragment; parts never nest."""
     spans: list[tuple[str, int, int]] = []
     pos = 0
     while (start := html.find(OPEN, pos)) >= 0:
@@ -193,18 +191,14 @@ def _spans(html: str) -> tuple[str, list[tuple[str, int, int]]]:
         end = html.find(CLOSE, head)
         if head < 0 or end < 0:
             break
-        part_id = html[start + len(OPEN) : head]
-        skeleton.append(html[pos:start])
-        skeleton.append(part_id)
-        spans.append((part_id, head + 3, end))
+        spans.append((html[start + len(OPEN) : head], head + 3, end))
         pos = end + len(CLOSE)
-    skeleton.append(html[pos:])
-    return "".join(skeleton), spans
+    return spans
 
 
 def _parts(html: str) -> list[tuple[str, str]]:
     """[(part id, part html)] of a marked fragment."""
-    return [(part_id, html[start:end]) for part_id, start, end in _spans(html)[1]]
+    return [(part_id, html[start:end]) for part_id, start, end in _spans(html)]
 
 
 def mark(part_id: str, body: str) -> str:
