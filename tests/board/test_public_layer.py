@@ -115,3 +115,30 @@ def test_a_state_s_layer_takes_the_unchanged_cells_and_panels_from_the_state_bef
         panels += sum(x is y for x, y in zip(before.heroes, after.heroes, strict=True))
     assert cells >= 20 * 29, "a decision changes a cell or two of 25"
     assert panels >= 29, (panels, "a decision leaves most heroes panels as they were")
+
+
+def test_a_state_s_layer_keys_only_the_log_events_its_decision_added(monkeypatch):
+    # A new state shares its log's events with the state before (State.clone): their keys and
+    # sentences come from the layer before, so only the decision's own events are keyed anew.
+    names = players(4)
+    states = playout("gloom", "competitive", 4, seed=7)[100:130]
+    keyed = []
+    real = board_render.event_key
+    monkeypatch.setattr(board_render, "event_key", lambda e: keyed.append(e) or real(e))
+    before: list = []
+    for state in states:
+        keyed.clear()
+        picture = view(state, None)
+        render_board(
+            picture, viewer=None, players=names, online=set(), table_slug="k", source=state
+        )
+        known = {id(e) for e in before}
+        added = {id(e) for e in picture["log"] if id(e) not in known}
+        logged = [e for e in keyed if any(e is x for x in picture["log"])]
+        # (A panel's events that are not the log's own objects, such as the recent tests,
+        # are keyed as before.)
+        if before:
+            assert {id(e) for e in logged} == added, state.version
+        else:
+            assert len(logged) == len(picture["log"]), "the first layer keys every event"
+        before = picture["log"]

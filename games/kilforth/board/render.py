@@ -590,6 +590,20 @@ class Public:
     # (`event_key`) made once. The event is kept with its line, so its id cannot be reused.
     lines: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
     event_keys: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
+    # The same two of the table's layer before (`Earlier`): a new state shares the log's
+    # events of the state it came from (State.clone), so most of its events were keyed and
+    # described there (the success number they are described with being the same).
+    lines_before: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
+    keys_before: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
+
+    def _event_key(self, event: dict) -> bytes | None:
+        kept = self.event_keys.get(id(event))
+        if kept is None or kept[0] is not event:
+            kept = self.keys_before.get(id(event))
+            if kept is None or kept[0] is not event:
+                kept = (event, event_key(event))
+            self.event_keys[id(event)] = kept
+        return kept[1]
 
     def keys(self, events: list[dict]) -> list[bytes | None]:
         """The `event_key` of each of `events` (the state's own objects), each made once."""
@@ -597,9 +611,7 @@ class Public:
         out = []
         for event in events:
             kept = known.get(id(event))
-            if kept is None or kept[0] is not event:
-                kept = known[id(event)] = (event, event_key(event))
-            out.append(kept[1])
+            out.append(kept[1] if kept is not None and kept[0] is event else self._event_key(event))
         return out
 
     def part(self, part_id: str, make: Callable[[], SafeString]) -> SafeString:
@@ -614,10 +626,12 @@ class Public:
         found = self.lines.get((id(event), viewer))
         if found is not None and found[0] is event:
             return found[1]
-        kept = self.event_keys.get(id(event))
-        if kept is None or kept[0] is not event:
-            kept = self.event_keys[id(event)] = (event, event_key(event))
-        line = describe_kept(event, person, names_key, viewer, succ_min, key=kept[1])
+        found = self.lines_before.get((id(event), viewer))
+        if found is not None and found[0] is event:
+            line = found[1]
+        else:
+            key = self._event_key(event)
+            line = describe_kept(event, person, names_key, viewer, succ_min, key=key)
         self.lines[(id(event), viewer)] = (event, line)
         return line
 
@@ -632,6 +646,11 @@ class Earlier:
     hero_facts: list
     heroes: list[dict]
     parts: dict[str, SafeString]
+    # The layer's log sentences and event keys (filled as its views are made), and the
+    # success number its sentences were made with.
+    lines: dict[tuple[int, int | None], tuple[dict, LogLine]]
+    event_keys: dict[int, tuple[dict, bytes | None]]
+    succ_min: object
 
 
 PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
@@ -689,6 +708,11 @@ def _public_of(
         ancients=_ancients(public_picture),
         result=_result(public_picture, person),
     )
+    succ_min = picture.get("success_min", 5)
+    if earlier is not None:
+        made.keys_before = earlier.event_keys
+        if earlier.succ_min == succ_min:
+            made.lines_before = earlier.lines
     if earlier is not None:  # the parts of what was taken, as they were made
         for mine, theirs, name in ((cells, earlier.cells, "loc"), (panels, earlier.heroes, "")):
             for taken, before in zip(mine, theirs, strict=False):
@@ -712,7 +736,16 @@ def _public_of(
             _publics.popitem(last=False)
         if lineage:
             lineage_key = (lineage, *key[1:])
-            _earlier[lineage_key] = Earlier(cell_facts, cells, hero_facts, panels, made.parts)
+            _earlier[lineage_key] = Earlier(
+                cell_facts,
+                cells,
+                hero_facts,
+                panels,
+                made.parts,
+                made.lines,
+                made.event_keys,
+                succ_min,
+            )
             _earlier.move_to_end(lineage_key)
             while len(_earlier) > PUBLIC_KEPT:
                 _earlier.popitem(last=False)
