@@ -301,7 +301,7 @@ class Rendering:
         return cls(
             texts=texts,
             spectators=spectators,
-            skeleton=_digest((VERSION_ATTR.sub("", outline), *(part_id for part_id, _ in bodies))),
+            skeleton=_digest((*_unversioned(texts), *(part_id for part_id, _ in bodies))),
             parts={part_id: _digest(body) for part_id, body in bodies},
             tail=tail,
             bodies=bodies,
@@ -318,6 +318,18 @@ class Rendering:
             if old.parts.get(part_id) != self.parts[part_id]
         ]
         return "".join(changed) + self.tail
+
+
+def _unversioned(texts: tuple[str, ...]) -> tuple[str, ...]:
+    """The texts around a rendering's parts without their version attributes: what its
+    skeleton's fingerprint is made of. Most are a kit's skeleton's own (interned) texts, whose
+    hashes Python keeps, so only the few that carry a version are searched and made again."""
+    return tuple(
+        VERSION_ATTR.sub("", text)
+        if ' data-version="' in text or ' data-my-turn="' in text
+        else text
+        for text in texts
+    )
 
 
 _UNMADE = object()
