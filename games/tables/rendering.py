@@ -19,6 +19,7 @@ from django.utils.safestring import SafeString
 from . import caches, clocks, kits, summary, tutorials
 from .frames import Marked, as_part, ascii_html, board_frame
 from .identity import PLAYER_ACCESS
+from .jinja import bound_url
 from .models import (
     Connection,
     Game,
@@ -183,6 +184,19 @@ class TableSnapshot:
     @property
     def full(self) -> bool:
         return all(s.taken for s in self.seats)
+
+    @property
+    def head(self) -> SafeString:
+        """The table's name and facts atop the live fragment (`tables/_table_head.html`), made
+        once for every view of this snapshot (its name, options, host, status and watchers:
+        the kit's and the model's labels cost more than the rest of the fragment's chrome)."""
+        kept = self.__dict__.get("_head")
+        if kept is None or kept[0] != self.spectators:
+            html = get_template("tables/_table_head.html", using="jinja2").render(
+                {"table": self.table, "spectators": self.spectators}
+            )
+            kept = self.__dict__["_head"] = (self.spectators, SafeString(html.strip()))
+        return kept[1]  # autoescaped
 
 
 def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
@@ -359,6 +373,8 @@ def render_table_live(
         "bot_levels": list(kit.bot_levels.items()),
         "prompt_template": kit.prompt_template,
         "seats_label": kit.seats_label,
+        "url": bound_url(),  # the template's addresses, the prefix read once
+        "head": snapshot.head,
     }
     if table.status == TableStatus.CHOOSING:
         context.update(kit.prompt_context(snapshot.seats, my_seat))

@@ -1,0 +1,64 @@
+"""The live fragment's chrome around a board (jinja_templates/tables/_table_live.html): what
+every viewer of one snapshot sees alike there (the table's name, options, host, status and
+watchers) is made once for them all, and its addresses follow the site's script prefix."""
+
+from dataclasses import replace
+
+import pytest
+from django.urls import set_script_prefix
+from jinja2 import Template
+
+from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
+from games.tables.rendering import load_snapshot, render_table_live
+from tests.tables.test_game_flow import started_table
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_table_s_head_is_made_once_for_every_view_of_a_snapshot(monkeypatch):
+    table, players = started_table()
+    snapshot = load_snapshot(table.pk)
+    made = []
+    real = Template.render
+
+    def counting(self, *args, **kwargs):
+        made.append(self.name)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Template, "render", counting)
+    pages = [render_table_live(snapshot, p.pk, PLAYER_ACCESS) for p in players]
+    pages.append(render_table_live(snapshot, None, SPECTATOR_ACCESS))
+    assert made.count("tables/_table_head.html") == 1
+    assert made.count("tables/_table_live.html") == 3
+    for page in pages:
+        assert str(snapshot.head) in page
+        assert f"<bdi>{table.name}</bdi>" in page
+        assert "Hosted by <strong><bdi>Ann</bdi></strong>" in page
+
+
+def test_the_head_shows_the_watchers_of_the_snapshot_it_is_made_for():
+    table, players = started_table()
+    snapshot = load_snapshot(table.pk)
+    snapshot.spectators = 2
+    assert "2 watching" in render_table_live(snapshot, players[0].pk, PLAYER_ACCESS)
+    # A snapshot whose watchers changed (or another snapshot of the same table) shows its own.
+    snapshot.spectators = 5
+    assert "5 watching" in render_table_live(snapshot, players[0].pk, PLAYER_ACCESS)
+    other = replace(snapshot, spectators=7)
+    assert "7 watching" in render_table_live(other, None, SPECTATOR_ACCESS)
+
+
+def test_the_live_fragment_s_addresses_follow_the_script_prefix():
+    table, players = started_table()
+    snapshot = load_snapshot(table.pk)
+    set_script_prefix("/games/")
+    try:
+        page = render_table_live(snapshot, players[0].pk, PLAYER_ACCESS)
+    finally:
+        set_script_prefix("/")
+    assert f'href="/games/t/{table.slug}/log/"' in page
+    assert f'href="/games/t/{table.slug}/replay/"' in page
+    assert f'"/t/{table.slug}/' not in page
+    # Rendered again under the default prefix, as the next request would be.
+    again = render_table_live(snapshot, players[0].pk, PLAYER_ACCESS)
+    assert f'href="/t/{table.slug}/log/"' in again
