@@ -5,6 +5,7 @@ docs/benchmarks.md, not asserted by timed tests.
 """
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -225,3 +226,45 @@ def test_the_load_generator_holds_its_collector_off_while_it_measures_and_restor
         assert gc.get_freeze_count() > before  # what the setup made is left alone
     assert gc.isenabled()
     assert gc.get_freeze_count() == before
+
+
+@pytest.mark.django_db
+def test_the_instruction_count_switches_counting_on_around_one_phase_of_each_counted_decision():
+    from bench import instructions
+
+    for phase in instructions.PHASES:
+        switches: list[bool] = []
+        counted = instructions.play(phase, warm=2, decisions=3, seed=1, counting=switches.append)
+        assert counted == 3
+        assert switches == [True, False] * 3, phase
+
+
+def test_the_instruction_report_reads_callgrind_totals_and_sets_the_views_by_their_floor(
+    tmp_path,
+):
+    from bench import instructions
+
+    out = tmp_path / "callgrind.views"
+    out.write_text("version: 1\ncreator: callgrind\nevents: Ir\nsummary: 0\ntotals: 46000000\n")
+    assert instructions.totals(out) == 46_000_000
+    (tmp_path / "empty").write_text("events: Ir\n")
+    with pytest.raises(ValueError):
+        instructions.totals(tmp_path / "empty")
+    report = instructions.lines(
+        {"decisions": 2, "warm": 40, "seed": 1, "views": 46e6, "floor": 10e6, "decision": 8e6}
+    )
+    assert "23.00 M" in report[1]
+    assert "5.00 M; views / floor 4.6x" in report[2]
+    assert "4.00 M" in report[3]
+
+
+@pytest.mark.skipif(
+    shutil.which("valgrind") is None and not os.environ.get("CI"),
+    reason="needs valgrind (Debian package valgrind; .ci/run installs it)",
+)
+def test_bench_instructions_counts_a_decision_under_callgrind():
+    out = manage("bench_instructions", "--warm", "2", "--decisions", "1", timeout=600)
+    assert "counted by callgrind over 1 decisions after 2" in out, out
+    views = float(out.split("partial frame): ")[1].split(" M")[0])
+    floor = float(out.split("written as JSON): ")[1].split(" M")[0])
+    assert views > floor > 0, out
