@@ -106,7 +106,7 @@ def play(
             counting(True)
         views = {}
         for player_id, access in viewers:
-            html = render_table_live(snapshot, player_id, access)
+            html = render_table_live(snapshot, player_id, access, joined=False)
             view = (table.pk, viewer_key(snapshot, player_id, access), access)
             rendering_key = (table.pk, table.slug, version, ((), ()))
             caches.renderings.put(view, rendering_key, Rendering.of(html, 0), version)

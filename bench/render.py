@@ -107,7 +107,7 @@ def bench(
         snapshot = snapshot or load_snapshot(table.pk, presence=False)
         out = {}
         for player_id, access in viewers:
-            html = render_table_live(snapshot, player_id, access)
+            html = render_table_live(snapshot, player_id, access, joined=False)
             view = (table.pk, viewer_key(snapshot, player_id, access), access)
             key = (table.pk, table.slug, version, ((), ()))
             caches.renderings.put(view, key, Rendering.of(html, 0), version)

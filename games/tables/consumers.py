@@ -516,7 +516,7 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         view, key = (table_id, viewer_key(snapshot, player_id, access), access), state_key[:4]
         rendering = caches.renderings.get(view, key)
         if rendering is None or rendering.texts is None:
-            html = render_table_live(snapshot, player_id, access)
+            html = render_table_live(snapshot, player_id, access, joined=False)
             rendering = Rendering.of(html, snapshot.spectators)
             caches.renderings.put(view, key, rendering, version)
         frame = None

@@ -69,16 +69,33 @@ class Marked(SafeString):
     def wrap(self, before: str, after: str) -> Marked:
         """This HTML between `before` and `after` (their own parts, if any, searched), still
         composed."""
-        head_parts, head_texts = _read(before)
-        tail_parts, tail_texts = _read(after)
-        texts = list(self.texts)
-        texts[0] = head_texts[-1] + texts[0]
-        texts[-1] = texts[-1] + tail_texts[0]
-        return Marked.made(
-            before + self + after,
-            head_parts + self.parts + tail_parts,
-            (*head_texts[:-1], *texts, *tail_texts[1:]),
-        )
+        return wrapped(self, before, after).joined()
+
+
+class Unjoined(NamedTuple):
+    """Composed HTML not yet joined into one string: its parts and the texts around them, as
+    `Marked` holds them. A socket's rendering needs only these (`Rendering.of`), so the
+    platform wraps a kit's board in its frame and its live fragment (`wrapped`) without
+    copying the whole page (60-110 KiB) once per wrap; a page asks for the string
+    (`joined`)."""
+
+    parts: list[tuple[str, str]]
+    texts: tuple[str, ...]
+
+    def joined(self) -> Marked:
+        return Marked.made(_joined(self.texts, self.parts), self.parts, self.texts)
+
+
+def wrapped(inner: Marked | Unjoined, before: str, after: str) -> Unjoined:
+    """`inner` between `before` and `after` (their own parts, if any, searched), unjoined."""
+    head_parts, head_texts = _read(before)
+    tail_parts, tail_texts = _read(after)
+    texts = list(inner.texts)
+    texts[0] = head_texts[-1] + texts[0]
+    texts[-1] = texts[-1] + tail_texts[0]
+    return Unjoined(
+        head_parts + inner.parts + tail_parts, (*head_texts[:-1], *texts, *tail_texts[1:])
+    )
 
 
 def _read(html: str) -> tuple[list[tuple[str, str]], tuple[str, ...]]:
@@ -151,18 +168,19 @@ def read_skeleton(skeleton: str) -> Skeleton:
     return Skeleton.read(skeleton)
 
 
-def board_frame(board: str, version: int, game: str) -> str:
+def board_frame(board: str, version: int, game: str, joined: bool = True) -> str | Unjoined:
     """The platform's frame around a kit's board: `#game-board` carries the game version (which
     the page sends back with each decision) and `#game-flash` the newest error. A kit's board
     holds neither; these two ids and `#table-live` are the only ones the platform reads. A
-    composed board (`Marked`) stays composed."""
+    composed board (`Marked`) stays composed; `joined=False`: left `Unjoined`."""
     before = (
         f'<div id="game-board" class="game-board game-board-{escape(game)}"'
         f' data-version="{int(version)}"><div id="game-flash" class="game-flash" role="alert">'
         "</div>"
     )
     if isinstance(board, Marked):
-        return board.wrap(before, "</div>")
+        framed = wrapped(board, before, "</div>")
+        return framed.joined() if joined else framed
     return mark_safe(f"{before}{board}</div>")
 
 
@@ -272,12 +290,12 @@ class Rendering:
         return _joined(self.texts, self.bodies)
 
     @classmethod
-    def of(cls, html: str, spectators: int) -> Rendering:
+    def of(cls, html: str | Unjoined, spectators: int) -> Rendering:
         """The rendering of one live fragment; its `html` is the whole frame sent for it.
 
-        A composed fragment (`Marked`) is read from its texts and its parts' bodies; any other
-        is searched for its markers. Both read the same HTML the same way."""
-        if isinstance(html, Marked):
+        A composed fragment (`Marked`, or `Unjoined`) is read from its texts and its parts'
+        bodies; any other is searched for its markers. Both read the same HTML the same way."""
+        if isinstance(html, Marked | Unjoined):
             bodies = [(part_id, ascii_html(body)) for part_id, body in html.parts]
             texts = tuple(ascii_html(text) for text in html.texts)
         else:

@@ -17,7 +17,7 @@ from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
 from . import caches, clocks, kits, summary, tutorials
-from .frames import Marked, as_part, ascii_html, board_frame
+from .frames import Marked, Unjoined, as_part, ascii_html, board_frame, wrapped
 from .identity import PLAYER_ACCESS
 from .jinja import bound_url
 from .models import (
@@ -349,8 +349,15 @@ def viewer_key(snapshot: TableSnapshot, player_id: int | None, access: str | Non
 
 
 def render_table_live(
-    snapshot: TableSnapshot, player_id: int | None, access: str | None, request: object = None
-) -> str:
+    snapshot: TableSnapshot,
+    player_id: int | None,
+    access: str | None,
+    request: object = None,
+    joined: bool = True,
+) -> str | Unjoined:
+    """The live fragment for one viewer. `joined=False`: a composed board's fragment is left
+    `Unjoined` (its parts and the texts around them, for `Rendering.of`), not copied into one
+    string: a socket's rendering never needs that string."""
     table = snapshot.table
     kit = kits.kit_for(table)
     is_host = player_id is not None and player_id == table.host_id
@@ -424,7 +431,7 @@ def render_table_live(
             s.number for s in snapshot.seats if s.player_id in context["online"] or s.bot
         }
         board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
-        context["board"] = board_frame(board, kit.version(snapshot.game), table.game)
+        context["board"] = board_frame(board, kit.version(snapshot.game), table.game, joined)
         context["clocks"] = clocks.seat_clocks(table, snapshot.seats)
         if table.tutorial and my_seat is not None and table.status == TableStatus.STARTED:
             context["coach"] = tutorials.coaching_for(kit, table.tutorial, snapshot.game, my_seat)
@@ -446,14 +453,17 @@ def render_table_live(
     # viewer's own, so one rendering can serve every socket with the same view. Jinja2: this
     # renders for every socket's view after every change (jinja_templates/tables/).
     board = context.get("board")
-    if isinstance(board, Marked):
+    if isinstance(board, Marked | Unjoined):
         # A composed board stays composed: the template prints a placeholder where it goes,
         # so the board is neither copied through the template nor searched again for its
         # parts (frames.Rendering.of reads them as data).
         context["board"] = BOARD_PLACE
         html = _live_template().render(context, request=request)  # autoescaped
         before, found, after = html.partition(BOARD_PLACE)
-        return board.wrap(before, after) if found else SafeString(html)
+        if not found:
+            return SafeString(html)
+        live = wrapped(board, before, after)
+        return live.joined() if joined else live
     return SafeString(_live_template().render(context, request=request))  # autoescaped
 
 

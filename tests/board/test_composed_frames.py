@@ -7,7 +7,7 @@ import pytest
 
 from games.kilforth.board import render_board
 from games.kilforth.engine import view
-from games.tables.frames import Marked, Rendering, board_frame, compose, slot
+from games.tables.frames import Marked, Rendering, Unjoined, board_frame, compose, slot, wrapped
 
 from .games import players, playout
 from .test_partial_frames import board
@@ -125,3 +125,50 @@ def test_the_kept_board_skeleton_is_the_board_template_rendered_with_the_whole_c
             parts, _ = board_parts(context)
             whole = render("kilforth/board.html", {**context, "parts": parts})
             assert board_render._skeleton(context, parts) == Skeleton.read(whole)
+
+
+def test_a_board_framed_unjoined_is_the_framed_board_without_its_string():
+    inner = compose(f'<div class="b">{slot("p")}</div>', {"p": '<span id="p">x</span>'})
+    framed = board_frame(inner, 7, "kilforth")
+    unjoined = board_frame(inner, 7, "kilforth", joined=False)
+    assert isinstance(unjoined, Unjoined) and not isinstance(unjoined, str)
+    assert unjoined.joined() == framed
+    page = wrapped(unjoined, '<div id="t"><!--[c--><i id="c">3</i><!--]-->', "</div>")
+    whole = framed.wrap('<div id="t"><!--[c--><i id="c">3</i><!--]-->', "</div>")
+    assert page.parts == whole.parts and page.texts == whole.texts
+    assert page.joined() == whole
+    assert Rendering.of(page, 0).html == Rendering.of(whole, 0).html
+
+
+@pytest.mark.django_db
+def test_a_socket_s_rendering_of_the_unjoined_fragment_is_that_of_the_fragment():
+    from games.tables import services
+    from games.tables.frames import apply_frame
+    from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
+    from games.tables.rendering import load_snapshot, render_table_live
+    from tests.tables.test_game_flow import current_state, deciding, started_table
+
+    table, people = started_table(names=("Ann", "Bob", "Cid"))
+    shown: dict = {}
+    for _ in range(12):
+        snapshot = load_snapshot(table.pk)
+        for player_id, access in [(p.pk, PLAYER_ACCESS) for p in people] + [
+            (None, SPECTATOR_ACCESS)
+        ]:
+            whole = render_table_live(snapshot, player_id, access)
+            unjoined = render_table_live(snapshot, player_id, access, joined=False)
+            assert isinstance(unjoined, Unjoined)
+            assert unjoined.joined() == whole
+            ours, theirs = Rendering.of(unjoined, 0), Rendering.of(whole, 0)
+            assert ours.html == theirs.html and ours.parts == theirs.parts
+            if player_id in shown:
+                frame = ours.changed_since(shown[player_id])
+                assert frame == theirs.changed_since(shown[player_id])
+                if frame is not None:
+                    patched = apply_frame(shown[player_id].html, frame)
+                    assert "data-version" in patched
+            shown[player_id] = ours
+        state = current_state(table)
+        seat, options = deciding(state)
+        services.do_act(table, people[seat], options[0].key, state.version)
+        table.refresh_from_db()
