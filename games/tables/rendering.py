@@ -176,6 +176,8 @@ class TableSnapshot:
     undo_player: int | None = None
     # The player who made the newest decision still standing (None: a bot, or none yet).
     last_player: int | None = None
+    # The head made for it (`head`), with the watcher count it shows.
+    _head: tuple[int, SafeString] | None = field(default=None, init=False, repr=False)
 
     @cached_property
     def seated_ids(self) -> set[int]:
@@ -190,13 +192,12 @@ class TableSnapshot:
         """The table's name and facts atop the live fragment (`tables/_table_head.html`), made
         once for every view of this snapshot (its name, options, host, status and watchers:
         the kit's and the model's labels cost more than the rest of the fragment's chrome)."""
-        kept = self.__dict__.get("_head")
-        if kept is None or kept[0] != self.spectators:
+        if self._head is None or self._head[0] != self.spectators:
             html = get_template("tables/_table_head.html", using="jinja2").render(
                 {"table": self.table, "spectators": self.spectators}
             )
-            kept = self.__dict__["_head"] = (self.spectators, SafeString(html.strip()))
-        return kept[1]  # autoescaped
+            self._head = (self.spectators, SafeString(html.strip()))  # autoescaped
+        return self._head[1]
 
 
 def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:
