@@ -52,32 +52,16 @@ def play(
     """Play the game and count `phase` for `decisions` decisions after `warm`; how many were
     counted (fewer if the game ended). `counting` switches the count on and off."""
     import orjson
-    from django.test import override_settings
 
     from games.kilforth import adapter, engine
-    from games.kilforth.kit import pick_hero
-    from games.tables import caches, realtime, services
-    from games.tables.frames import Rendering
+    from games.tables import services
     from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
-    from games.tables.models import Game, Player, Seat
-    from games.tables.rendering import load_snapshot, render_table_live, viewer_key
+    from games.tables.models import Game
+    from games.tables.rendering import load_snapshot
 
-    realtime.broadcast_table = lambda table_id, **kwargs: None  # nobody listens
-    players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
-    table = services.do_create_table(
-        players[0],
-        {
-            "name": "Instructions",
-            "options": {"edition": "gloom", "mode": "competitive"},
-            "seat_count": 4,
-        },
-    )
-    for number, player in enumerate(players):
-        Seat.objects.filter(table=table, number=number).update(player=player)
-    services.do_start_game(table, players[0])
-    with override_settings(KILFORTH_TEST_SEED=seed):
-        for player in players:
-            pick_hero(table, player, "", "", False)
+    from .prepare import one_game, server_views
+
+    table, players = one_game("Instructions", seed)  # nobody listens: no broadcasts
     viewers = [(p.pk, PLAYER_ACCESS) for p in players] + [(None, SPECTATOR_ACCESS)]
     rng = random.Random(seed)
     shown: dict = {}
@@ -104,15 +88,7 @@ def play(
             counting(False)
         if measured and phase == "views":
             counting(True)
-        views = {}
-        for player_id, access in viewers:
-            html = render_table_live(snapshot, player_id, access, joined=False)
-            view = (table.pk, viewer_key(snapshot, player_id, access), access)
-            rendering_key = (table.pk, table.slug, version, ((), ()))
-            caches.renderings.put(view, rendering_key, Rendering.of(html, 0), version)
-            if view in shown:
-                caches.renderings.frame(view, rendering_key, shown[view])
-            views[view] = rendering_key
+        views = server_views(table, snapshot, viewers, version, shown)
         if measured and phase == "views":
             counting(False)
         shown = views

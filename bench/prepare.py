@@ -14,6 +14,53 @@ import json
 import sys
 
 
+def one_game(name: str, seed: int) -> tuple:
+    """One started 4-hero Gloom game, competitive, its heroes dealt from `seed`, played by
+    nobody yet, with no broadcasts (nobody listens): (table, its four players in seat order).
+    For the benchmarks that play a game in process (bench/render.py, bench/instructions.py)."""
+    from django.test import override_settings
+
+    from games.kilforth.kit import pick_hero
+    from games.tables import realtime, services
+    from games.tables.models import Player, Seat
+
+    realtime.broadcast_table = lambda table_id, **kwargs: None
+    players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
+    table = services.do_create_table(
+        players[0],
+        {"name": name, "options": {"edition": "gloom", "mode": "competitive"}, "seat_count": 4},
+    )
+    for number, player in enumerate(players):
+        Seat.objects.filter(table=table, number=number).update(player=player)
+    services.do_start_game(table, players[0])
+    with override_settings(KILFORTH_TEST_SEED=seed):
+        for player in players:
+            pick_hero(table, player, "", "", False)
+    return table, players
+
+
+def server_views(
+    table: object, snapshot: object, viewers: list, version: int, shown: dict | None = None
+) -> dict:
+    """The views of one table state as a server makes them for its sockets: each viewer's
+    live fragment (unjoined), its rendering kept, and the partial frame from the rendering
+    `shown` names for that view, if any. {view: the key it is kept by}."""
+    from games.tables import caches
+    from games.tables.frames import Rendering
+    from games.tables.rendering import render_table_live, viewer_key
+
+    views = {}
+    for player_id, access in viewers:
+        html = render_table_live(snapshot, player_id, access, joined=False)
+        view = (table.pk, viewer_key(snapshot, player_id, access), access)
+        key = (table.pk, table.slug, version, ((), ()))
+        caches.renderings.put(view, key, Rendering.of(html, 0), version)
+        if shown and view in shown:
+            caches.renderings.frame(view, key, shown[view])
+        views[view] = key
+    return views
+
+
 def prepare(tables: int, spectators: int, visibility: str, seed: int) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
     from django.test import override_settings

@@ -40,40 +40,23 @@ def bench(
     points: list[int], repeat: int, seed: int, profile: cProfile.Profile | None = None
 ) -> dict:
     from django.contrib.sessions.backends.db import SessionStore
-    from django.test import Client, override_settings
+    from django.test import Client
 
     from games.kilforth import adapter, engine
     from games.kilforth.board import parts as board_parts
-    from games.kilforth.kit import pick_hero
     from games.tables import caches, realtime, services
-    from games.tables.frames import Rendering
     from games.tables.identity import PLAYER_ACCESS, PLAYER_KEY, SPECTATOR_ACCESS, grant_access
-    from games.tables.models import Game, Player, Seat
+    from games.tables.models import Game
     from games.tables.rendering import (
         load_snapshot,
         pack_snapshot,
         render_table_live,
         unpack_snapshot,
-        viewer_key,
     )
 
-    # Nobody listens; keep the lobby out of it.
-    realtime.broadcast_table = lambda table_id, **kwargs: None
-    players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
-    table = services.do_create_table(
-        players[0],
-        {
-            "name": "Render bench",
-            "options": {"edition": "gloom", "mode": "competitive"},
-            "seat_count": 4,
-        },
-    )
-    for number, player in enumerate(players):
-        Seat.objects.filter(table=table, number=number).update(player=player)
-    services.do_start_game(table, players[0])
-    with override_settings(KILFORTH_TEST_SEED=seed):
-        for player in players:
-            pick_hero(table, player, "", "", False)
+    from .prepare import one_game, server_views
+
+    table, players = one_game("Render bench", seed)  # nobody listens: no broadcasts
 
     def client(player: object = None) -> Client:
         store = SessionStore()
@@ -103,16 +86,9 @@ def bench(
 
     viewers = [(p.pk, PLAYER_ACCESS) for p in players] + [(None, SPECTATOR_ACCESS)]
 
-    def live_views(version: int, snapshot: object = None) -> dict:
+    def live_views(version: int, snapshot: object = None, before: dict | None = None) -> dict:
         snapshot = snapshot or load_snapshot(table.pk, presence=False)
-        out = {}
-        for player_id, access in viewers:
-            html = render_table_live(snapshot, player_id, access, joined=False)
-            view = (table.pk, viewer_key(snapshot, player_id, access), access)
-            key = (table.pk, table.slug, version, ((), ()))
-            caches.renderings.put(view, key, Rendering.of(html, 0), version)
-            out[view] = key
-        return out
+        return server_views(table, snapshot, viewers, version, before)
 
     shown: dict = {}
 
@@ -142,9 +118,7 @@ def bench(
         snapshot = unpack_snapshot(pack_snapshot(offer.snapshot, offer.document))
         adapter.load(offer.document)
         version = Game.objects.filter(table=table).values_list("version", flat=True).get()
-        views = live_views(version, snapshot)
-        for view, new_key in views.items():
-            caches.renderings.frame(view, new_key, shown.get(view))
+        views = live_views(version, snapshot, shown)  # with the partial frames from `shown`
         took = (time.process_time() - start) * 1000
         if profile is not None:
             profile.disable()
