@@ -61,7 +61,7 @@ def play(
 
     from .prepare import one_game, server_views
 
-    table, players = one_game("Instructions", seed)  # nobody listens: no broadcasts
+    table, players = one_game("Instructions", seed)
     viewers = [(p.pk, PLAYER_ACCESS) for p in players] + [(None, SPECTATOR_ACCESS)]
     rng = random.Random(seed)
     shown: dict = {}
@@ -129,6 +129,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     django.setup()
+    from .prepare import quiet
+
+    quiet()  # nobody listens
     counted = play(args.phase, args.warm, args.decisions, args.seed)
     json.dump({"phase": args.phase, "decisions": counted}, sys.stdout)
 

@@ -14,17 +14,24 @@ import json
 import sys
 
 
+def quiet() -> None:
+    """No broadcasts from this process (nobody listens): for a benchmark's own process, where
+    rendering the lobby after every write would only cost time."""
+    from games.tables import realtime
+
+    realtime.broadcast_table = lambda table_id, **kwargs: None
+
+
 def one_game(name: str, seed: int) -> tuple:
     """One started 4-hero Gloom game, competitive, its heroes dealt from `seed`, played by
-    nobody yet, with no broadcasts (nobody listens): (table, its four players in seat order).
-    For the benchmarks that play a game in process (bench/render.py, bench/instructions.py)."""
+    nobody yet: (table, its four players in seat order). For the benchmarks that play a game
+    in process (bench/render.py, bench/instructions.py)."""
     from django.test import override_settings
 
     from games.kilforth.kit import pick_hero
-    from games.tables import realtime, services
+    from games.tables import services
     from games.tables.models import Player, Seat
 
-    realtime.broadcast_table = lambda table_id, **kwargs: None
     players = [Player.objects.create(name=f"Seat {n + 1}") for n in range(4)]
     table = services.do_create_table(
         players[0],

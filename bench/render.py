@@ -56,7 +56,7 @@ def bench(
 
     from .prepare import one_game, server_views
 
-    table, players = one_game("Render bench", seed)  # nobody listens: no broadcasts
+    table, players = one_game("Render bench", seed)
 
     def client(player: object = None) -> Client:
         store = SessionStore()
@@ -200,6 +200,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--profile", default="", help="write cProfile stats of the decisions here")
     args = parser.parse_args(argv)
     django.setup()
+    from .prepare import quiet
+
+    quiet()  # nobody listens
     points = [int(p) for p in args.points.split(",") if p.strip()]
     profile = cProfile.Profile() if args.profile else None
     result = bench(points, args.repeat, args.seed, profile)
