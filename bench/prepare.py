@@ -73,12 +73,9 @@ def prepare(tables: int, spectators: int, visibility: str, seed: int) -> dict:
     from django.test import override_settings
 
     from games.kilforth.kit import pick_hero
-    from games.tables import realtime, services
+    from games.tables import services
     from games.tables.identity import PLAYER_KEY, SPECTATOR_ACCESS, grant_access
     from games.tables.models import Player, Seat
-
-    # Nobody listens before the servers start; rendering the lobby per write would only cost time.
-    realtime.broadcast_table = lambda table_id, **kwargs: None
 
     def session(player: Player | None = None, table: object = None) -> str:
         store = SessionStore()
@@ -131,6 +128,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     django.setup()
+    quiet()  # nobody listens before the servers start
     result = prepare(args.tables, args.spectators, args.visibility, args.seed)
     json.dump(result, sys.stdout)
 
