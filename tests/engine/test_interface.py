@@ -217,6 +217,42 @@ def test_replaying_the_recorded_actions_from_the_seed_reproduces_the_game():
     assert again == s and again.version == 120
 
 
+def test_a_new_state_shares_the_recent_plays_events_with_the_state_before_and_copies_the_rest():
+    import random
+
+    from games.kilforth.engine import Settings, new_game
+
+    s = new_game(Settings(edition="gloom", mode="competitive", heroes=4), 5)
+    r = random.Random(5)
+    nights = tests = 0
+    for _ in range(250):
+        if s.result is not None:
+            break
+        before = s.to_json()
+        seat = s.waiting_for[0]
+        after = act(s, seat, r.choice(legal(s, seat)).key)
+        assert s.to_json() == before  # nothing of the state before changed
+        # Every event of the recent play is an event object of the log or of the state before.
+        known = {id(e) for e in after.log}
+        for old in (s.tests_seen, s.night_seen):
+            known |= {id(e) for e in old["events"]} if old else set()
+        for recent in (after.tests_seen, after.night_seen):
+            if recent is not None:
+                assert all(id(e) in known for e in recent["events"])
+        assert all(id(e) in known for e in after.stretch)
+        # ... while the lists and dicts holding them are the new state's own.
+        assert after.stretch is not s.stretch
+        if after.night_seen is not None:
+            assert after.night_seen is not s.night_seen
+            assert after.night_seen["events"] is not (s.night_seen or {}).get("events")
+            nights += 1
+        if after.tests_seen is not None:
+            assert after.tests_seen is not s.tests_seen
+            tests += 1
+        s = after
+    assert nights and tests
+
+
 def test_the_engine_package_imports_nothing_from_django():
     import subprocess
     import sys

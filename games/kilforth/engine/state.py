@@ -92,7 +92,8 @@ class State:
         return cls(**data)
 
     def clone(self, keep_prompt: bool = True) -> State:
-        """Deep copy, except the append-only log which is copied shallowly.
+        """Deep copy, except the append-only log and the recent-play facts, whose events are
+        shared (their lists and dicts copied).
 
         Log events are never mutated after being appended, so sharing them is safe and keeps
         act() O(board) rather than O(game length). act() answers the open prompt, so it clones
@@ -107,6 +108,13 @@ class State:
         if not keep_prompt:
             new.prompt = None
         new.log = list(self.log)
+        # The recent-play facts hold log events too (recent.note): their containers are copied,
+        # the events shared, as the log's are, so the board knows them from the state before.
+        new.stretch = list(self.stretch)
+        tests = self.tests_seen
+        new.tests_seen = None if tests is None else {**tests, "events": list(tests["events"])}
+        night = self.night_seen
+        new.night_seen = None if night is None else {**night, "events": list(night["events"])}
         return new
 
     # -- small accessors used everywhere -----------------------------------------------------
@@ -129,7 +137,9 @@ class State:
         return 12
 
 
-_DEEP = [f.name for f in fields(State) if f.name != "log"]
+# Copied by `clone` itself, sharing their events: the log and the recent-play facts.
+_SHALLOW = frozenset({"log", "stretch", "tests_seen", "night_seen"})
+_DEEP = [f.name for f in fields(State) if f.name not in _SHALLOW]
 # Events kept in the state between acts: the board shows at most view.LOG_TAIL of them.
 LOG_KEPT = 150
 _DEEP_NO_PROMPT = [n for n in _DEEP if n != "prompt"]
