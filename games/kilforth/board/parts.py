@@ -14,6 +14,7 @@ tables app reads the markers to send a socket only the parts that changed since 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Callable
 from functools import cache
 from threading import Lock
 
@@ -216,6 +217,14 @@ class Slots:
         return self.fill(part_id, snippet(template, part_id=part_id, **context))
 
 
+def _cell_id(c: dict) -> str:
+    return f"kb-loc-{c['index']}"
+
+
+def _hero_id(h: dict) -> str:
+    return f"kb-hero-card-{h['seat']}"
+
+
 def board_parts(context: dict) -> tuple[dict, Slots]:
     """Every changing part of the board for `board.html`, from the full board context: the
     template's parts (empty slots) and the slots' bodies."""
@@ -224,23 +233,27 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
     slots = Slots()
     part = slots.part
 
-    def cell(i: int, c: dict) -> SafeString:
-        part_id = f"kb-loc-{c['index']}"
-        if public is not None and i < len(public.cells) and public.cells[i] is c:
-            body = public.part(
-                part_id, lambda: snippet("kilforth/_cell.html", part_id=part_id, c=c)
-            )
-            return slots.fill(part_id, body)
-        return part(part_id, "kilforth/_cell.html", c=c)
-
-    def hero(i: int, h: dict) -> SafeString:
-        part_id = f"kb-hero-card-{h['seat']}"
-        if public is not None and i < len(public.heroes) and public.heroes[i] is h:
-            body = public.part(
-                part_id, lambda: snippet("kilforth/_hero.html", part_id=part_id, h=h)
-            )
-            return slots.fill(part_id, body)
-        return part(part_id, "kilforth/_hero.html", h=h)
+    def listed(
+        items: list[dict], name: str, template: str, id_of: Callable[[dict], str]
+    ) -> list[SafeString]:
+        # The map's cells or the heroes' panels: those the view shares with the public layer
+        # (the same objects) take their parts from it, made once for every view of the state
+        # (`Public.listed`); only the view's own are looked up here.
+        shared = None if public is None else public.cells if name == "c" else public.heroes
+        if shared is None or len(shared) != len(items):
+            return [part(id_of(x), template, **{name: x}) for x in items]
+        empty, bodies = public.listed(
+            name, shared, id_of, lambda part_id, x: snippet(template, part_id=part_id, **{name: x})
+        )
+        slots.bodies.update(bodies)
+        pairs = enumerate(zip(items, shared, strict=True))
+        own = [i for i, (mine, theirs) in pairs if mine is not theirs]
+        if not own:
+            return empty
+        out = list(empty)
+        for i in own:
+            out[i] = part(id_of(items[i]), template, **{name: items[i]})
+        return out
 
     def alike(part_id: str, template: str, **values: object) -> SafeString:
         # A part every viewer of the state sees alike (its values are the public layer's, when
@@ -270,13 +283,13 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             tests=context["tests"],
             success_min=context["success_min"],
         ),
-        "cells": [cell(i, c) for i, c in enumerate(context["cells"])],
+        "cells": listed(context["cells"], "c", "kilforth/_cell.html", _cell_id),
         "decks": alike(
             "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
         ),
         "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
         "ancients": alike("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
-        "heroes": [hero(i, h) for i, h in enumerate(context["heroes"])],
+        "heroes": listed(context["heroes"], "h", "kilforth/_hero.html", _hero_id),
         # In a ring of groups by event number (log_groups): a decision changes one or two.
         "log": [
             slots.fill(part_id, body)

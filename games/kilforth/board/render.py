@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.kilforth.engine.events import name_people
-from games.tables.frames import Skeleton, compose
+from games.tables.frames import Skeleton, compose, slot
 
 from . import rules_help
 from .card_facts import (
@@ -585,6 +585,8 @@ class Public:
     ancients: list[dict]
     result: dict | None
     parts: dict[str, SafeString] = field(default_factory=dict)
+    # `listed`: the cells' and the panels' slots and bodies, made once.
+    lists: dict[str, tuple[list[SafeString], dict[str, SafeString]]] = field(default_factory=dict)
     # Log events' sentences by (the event object, viewer): the views of one state show the same
     # event objects (the state's own), so each is looked up once per viewer, and its key
     # (`event_key`) made once. The event is kept with its line, so its id cannot be reused.
@@ -619,6 +621,26 @@ class Public:
         if html is None:
             html = self.parts[part_id] = make()
         return html
+
+    def listed(
+        self,
+        name: str,
+        items: list[dict],
+        id_of: Callable[[dict], str],
+        make: Callable[[str, dict], SafeString],
+    ) -> tuple[list[SafeString], dict[str, SafeString]]:
+        """The empty slots of `items` (this layer's cells or panels, called `name`) and their
+        parts' bodies by part id, made once for every view of the state: a view copies them
+        all and looks up only its own (`parts.board_parts`)."""
+        found = self.lists.get(name)
+        if found is None:
+            ids = [id_of(x) for x in items]
+            bodies = {
+                part_id: self.part(part_id, lambda part_id=part_id, x=x: make(part_id, x))
+                for part_id, x in zip(ids, items, strict=True)
+            }
+            found = self.lists[name] = ([slot(part_id) for part_id in ids], bodies)
+        return found
 
     def line(
         self, event: dict, viewer: int | None, person: Names, names_key: tuple, succ_min: int
