@@ -17,6 +17,7 @@ from django.conf import settings as django_settings
 
 from games.kilforth import engine
 from games.kilforth.engine import IllegalAction, State
+from games.tables.frames import Unjoined
 
 __all__ = [
     "HeroOption",
@@ -134,9 +135,15 @@ def view(state: State, viewer: int | None) -> dict:
 
 
 def render(
-    state: State, viewer: int | None, players: dict[int, str], online: set[int], table_slug: str
-) -> str:
-    """The board for one viewer: a seat (its own hand shown) or None (a spectator)."""
+    state: State,
+    viewer: int | None,
+    players: dict[int, str],
+    online: set[int],
+    table_slug: str,
+    joined: bool = True,
+) -> str | Unjoined:
+    """The board for one viewer: a seat (its own hand shown) or None (a spectator);
+    `joined=False`: composed but not joined into one string (`frames.Unjoined`)."""
     from games.kilforth.board import render_board
 
     # The view lists the viewer's own choices (on its prompt and off-turn), each explained;
@@ -148,6 +155,7 @@ def render(
         online=online,
         table_slug=table_slug,
         source=state,  # every view of this state shares what they see alike
+        joined=joined,
     )
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 
 from games.kilforth import adapter, summary
+from games.tables.frames import Unjoined
 from games.tables.kits import HandCard, KitRefusal, show_when
 
 EDITIONS = [("gloom", "Gloom of Kilforth"), ("shadows", "Shadows of Kilforth")]
@@ -248,8 +249,9 @@ class KilforthKit:
         players: dict[int, str],
         online: set[int],
         table_slug: str,
-    ) -> str:
-        return adapter.render(state, viewer, players, online, table_slug)
+        joined: bool = True,
+    ) -> str | Unjoined:
+        return adapter.render(state, viewer, players, online, table_slug, joined)
 
     def page_parts(self) -> str:
         from games.kilforth.board import page_parts

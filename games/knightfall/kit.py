@@ -254,6 +254,7 @@ class KnightfallKit:
         players: dict[int, str],
         online: set[int],
         table_slug: str,
+        joined: bool = True,
     ) -> str:
         return board.render(api.view(state, viewer), viewer, players, online)
 

@@ -127,16 +127,21 @@ def slot(part_id: str) -> SafeString:
     return SafeString(f"{OPEN}{part_id}-->{CLOSE}")
 
 
-def compose(skeleton: str | Skeleton, bodies: dict[str, str]) -> Marked:
+def compose(
+    skeleton: str | Skeleton, bodies: dict[str, str], joined: bool = True
+) -> Marked | Unjoined:
     """The HTML of `skeleton` with each of its parts' bodies given by `bodies` (by part id; a
     part `bodies` does not name keeps the body the skeleton gives it, often an empty `slot`),
     its parts known (`Marked`). Bodies are safe HTML (the caller's own templates, escaped
     there). A skeleton is read once (`read_skeleton`, kept by its text; a kit may keep it read):
-    a kit's board has the same skeleton for a viewer at every version."""
+    a kit's board has the same skeleton for a viewer at every version. `joined=False`: left
+    `Unjoined`, for a socket's rendering, which never reads the whole string."""
     if not isinstance(skeleton, Skeleton):
         skeleton = read_skeleton(skeleton)
     texts, ids, kept = skeleton
     parts = [(part_id, bodies.get(part_id, own)) for part_id, own in zip(ids, kept, strict=True)]
+    if not joined:
+        return Unjoined(parts, texts)
     return Marked.made(_joined(texts, parts), parts, texts)
 
 
@@ -168,17 +173,19 @@ def read_skeleton(skeleton: str) -> Skeleton:
     return Skeleton.read(skeleton)
 
 
-def board_frame(board: str, version: int, game: str, joined: bool = True) -> str | Unjoined:
+def board_frame(
+    board: str | Unjoined, version: int, game: str, joined: bool = True
+) -> str | Unjoined:
     """The platform's frame around a kit's board: `#game-board` carries the game version (which
     the page sends back with each decision) and `#game-flash` the newest error. A kit's board
     holds neither; these two ids and `#table-live` are the only ones the platform reads. A
-    composed board (`Marked`) stays composed; `joined=False`: left `Unjoined`."""
+    composed board (`Marked`, or `Unjoined`) stays composed; `joined=False`: left `Unjoined`."""
     before = (
         f'<div id="game-board" class="game-board game-board-{escape(game)}"'
         f' data-version="{int(version)}"><div id="game-flash" class="game-flash" role="alert">'
         "</div>"
     )
-    if isinstance(board, Marked):
+    if isinstance(board, Marked | Unjoined):
         framed = wrapped(board, before, "</div>")
         return framed.joined() if joined else framed
     return mark_safe(f"{before}{board}</div>")

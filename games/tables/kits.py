@@ -16,6 +16,8 @@ from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from django import forms
 
+from .frames import Unjoined
+
 
 class KitRefusal(Exception):
     """A kit refused an answer (an illegal decision, a bad pre-game pick): `reason` is shown."""
@@ -158,6 +160,8 @@ class GameKit(Protocol):
     # seat, or None for a spectator: never another seat's hidden information) with its changing
     # parts marked (frames.mark), the page's once-only assets, and the whole log. Once `result`
     # is set, the board carries the kit's end-of-game summary (Kilforth: the scores table).
+    # `joined=False` (a socket's rendering): a kit that composes its board (frames.compose) may
+    # leave it `Unjoined`; a string is always right.
     def render(
         self,
         state: Any,
@@ -165,7 +169,8 @@ class GameKit(Protocol):
         players: dict[int, str],
         online: set[int],
         table_slug: str,
-    ) -> str: ...
+        joined: bool = True,
+    ) -> str | Unjoined: ...
     def page_parts(self) -> str: ...
     def render_full_log(
         self, state: Any, viewer: int | None, players: dict[int, str], history: list

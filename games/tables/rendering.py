@@ -431,7 +431,7 @@ def render_table_live(
         online_seats = {
             s.number for s in snapshot.seats if s.player_id in context["online"] or s.bot
         }
-        board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug)
+        board = kit.render(snapshot.game, my_seat, players, online_seats, table.slug, joined=joined)
         context["board"] = board_frame(board, kit.version(snapshot.game), table.game, joined)
         context["clocks"] = clocks.seat_clocks(table, snapshot.seats)
         if table.tutorial and my_seat is not None and table.status == TableStatus.STARTED:

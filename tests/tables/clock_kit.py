@@ -104,6 +104,7 @@ class TurnsKit(WithoutExtras):
         players: dict[int, str],
         online: set[int],
         table_slug: str,
+        joined: bool = True,
     ) -> SafeString:
         status = mark("turns-status", f'<p id="turns-status">{len(state.moves)} moves</p>')
         return mark_safe(f'<div class="turns-board">{status}</div>')

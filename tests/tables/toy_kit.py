@@ -135,6 +135,7 @@ class HighCardKit(WithoutExtras):
         players: dict[int, str],
         online: set[int],
         table_slug: str,
+        joined: bool = True,
     ) -> SafeString:
         rows = []
         for seat, pick in enumerate(state.picks):

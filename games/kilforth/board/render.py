@@ -20,7 +20,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.kilforth.engine.events import name_people
-from games.tables.frames import Skeleton, compose, slot
+from games.tables.frames import Skeleton, Unjoined, compose, slot
 
 from . import rules_help
 from .card_facts import (
@@ -60,8 +60,10 @@ def render_board(
     online: set[int],
     table_slug: str,
     source: object = None,
-) -> str:
+    joined: bool = True,
+) -> str | Unjoined:
     """The whole board for one viewer: one `<div class="kb ...">` (the platform frames it).
+    `joined=False`: composed, not joined into one string (`frames.Unjoined`, for a socket).
 
     `source`: the engine state the picture was made from, when the caller renders several viewers
     of it (a table's seats and spectators): what they all see alike is then made once for that
@@ -80,7 +82,7 @@ def render_board(
             source=source,
         )
         parts, slots = board_parts(context)
-        return compose(_skeleton(context, parts), slots.bodies)
+        return compose(_skeleton(context, parts), slots.bodies, joined)
     except Exception:
         logger.exception("board rendering failed for version %s", picture.get("version"))
         return _fallback(picture, viewer, players)
