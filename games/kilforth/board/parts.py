@@ -13,6 +13,7 @@ tables app reads the markers to send a socket only the parts that changed since 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable
 from functools import cache
@@ -136,9 +137,7 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
     for back in range(LOG_GROUPS):
         group = newest - back
         part_id = f"kb-log-{group % LOG_GROUPS}"
-        lo = hi
-        while lo > 0 and numbers[lo - 1] // LOG_GROUP == group:
-            lo -= 1
+        lo = bisect_left(numbers, group * LOG_GROUP, 0, hi)  # the group's first event
         group_keys = tuple(keys[lo:hi]) if events else None  # None: "nothing yet" is said
         found = kept.get(group)
         if found is not None and found[0] == group_keys and found[1] == above:
