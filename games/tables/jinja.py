@@ -44,14 +44,26 @@ def _escape(value: Any) -> str:
     &quot;. The pieces are joined into the rendered string, so a plain str will do.
 
     A character beyond ASCII (a name's accent, an emoji) is written as a character reference:
-    the same text in the browser, and the frames stay ASCII (frames.ascii_html says why)."""
-    if value.__class__ is str:
-        out = escape(value)
-    elif hasattr(value, "__html__"):
+    the same text in the browser, and the frames stay ASCII (frames.ascii_html says why).
+
+    Short plain strings and numbers are kept escaped (`_escaped`): the templates print the same
+    few thousand names, labels and numbers in every render."""
+    cls = value.__class__
+    if (cls is str and len(value) <= ESCAPED_LENGTH) or cls is int:
+        return _escaped(value)
+    if hasattr(value, "__html__"):
         return value.__html__()
-    else:
-        out = escape(str(value))
-    return ascii_html(out)
+    return ascii_html(escape(str(value)))
+
+
+# `_escaped` keeps at most ESCAPES_KEPT values of at most ESCAPED_LENGTH characters (~4 MiB).
+ESCAPED_LENGTH = 120
+ESCAPES_KEPT = 16384
+
+
+@lru_cache(maxsize=ESCAPES_KEPT, typed=True)
+def _escaped(value: str | int) -> str:
+    return ascii_html(escape(value if value.__class__ is str else str(value)))
 
 
 def url(name: str, *args: Any) -> str:

@@ -124,6 +124,27 @@ def test_text_on_the_board_is_escaped_as_django_escapes_it():
     assert "<b>" not in html
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "O'Neil & \"Sons\" <b>",
+        "x" * 119 + "<",  # kept escaped
+        "<" + "x" * 500,  # too long to keep
+        7,
+        True,
+        2.5,
+        None,
+        "Zoë's café",
+        mark_safe("<i>safe</i>"),
+    ],
+)
+def test_a_printed_value_is_escaped_as_django_escapes_it_the_first_time_and_every_time(value):
+    template = environment(autoescape=True).from_string("[{{ v }}]")
+    expected = django("[{{ v }}]", v=value).encode("ascii", "xmlcharrefreplace").decode()
+    assert template.render(v=value) == expected
+    assert template.render(v=value) == expected  # once kept
+
+
 def test_a_missing_name_prints_nothing_even_with_debug_undefined():
     # Django's backend asks for DebugUndefined in DEBUG ("{{ name }}" printed for a typo).
     env = environment(undefined=DebugUndefined, autoescape=True)
