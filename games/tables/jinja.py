@@ -56,7 +56,7 @@ def _escape(value: Any) -> str:
     return ascii_html(escape(str(value)))
 
 
-# `_escaped` keeps at most ESCAPES_KEPT values of at most ESCAPED_LENGTH characters (~4 MiB).
+# `_escaped` keeps at most ESCAPES_KEPT values of at most ESCAPED_LENGTH characters (a few MiB).
 ESCAPED_LENGTH = 120
 ESCAPES_KEPT = 16384
 
