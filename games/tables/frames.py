@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 import sys
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
@@ -259,11 +260,11 @@ def apply_frame(page: str, frame: str) -> str:
     return page
 
 
-def _digest(text: str | tuple[str, ...]) -> int:
-    """A part's fingerprint, to tell whether it changed between two renderings of one view in
-    this process: Python's own string hash (64 bits, about 5x faster than a blake2b of the
-    encoded text; both renderings are hashed by the same process, so its salt is the same)."""
-    return hash(text)
+# A part's fingerprint, to tell whether it changed between two renderings of one view in this
+# process: Python's own string hash (64 bits, about 5x faster than a blake2b of the encoded
+# text; both renderings are hashed by the same process, so its salt is the same). The builtin
+# itself, called without a frame of ours: a rendering hashes some 60 parts.
+_digest: Callable[[str | tuple[str, ...]], int] = hash
 
 
 @dataclass
@@ -303,8 +304,12 @@ class Rendering:
         A composed fragment (`Marked`, or `Unjoined`) is read from its texts and its parts'
         bodies; any other is searched for its markers. Both read the same HTML the same way."""
         if isinstance(html, Marked | Unjoined):
-            bodies = [(part_id, ascii_html(body)) for part_id, body in html.parts]
-            texts = tuple(ascii_html(text) for text in html.texts)
+            # Nearly always ASCII already (ascii_html): asked of the string itself, not by a call.
+            bodies = [
+                (part_id, body if body.isascii() else ascii_html(body))
+                for part_id, body in html.parts
+            ]
+            texts = tuple(text if text.isascii() else ascii_html(text) for text in html.texts)
         else:
             bodies, texts = _read(ascii_html(html))
         texts = (as_part(texts[0]), *texts[1:])
