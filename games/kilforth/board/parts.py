@@ -233,13 +233,16 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
     part = slots.part
 
     def listed(
-        items: list[dict], name: str, template: str, id_of: Callable[[dict], str]
+        items: list[dict],
+        shared: list[dict] | None,
+        name: str,
+        template: str,
+        id_of: Callable[[dict], str],
     ) -> list[SafeString]:
         # The map's cells or the heroes' panels: those the view shares with the public layer
-        # (the same objects) take their parts from it, made once for every view of the state
-        # (`Public.listed`); only the view's own are looked up here.
-        shared = None if public is None else public.cells if name == "c" else public.heroes
-        if shared is None or len(shared) != len(items):
+        # (`shared`, the same objects) take their parts from it, made once for every view of
+        # the state (`Public.listed`); only the view's own are looked up here.
+        if public is None or shared is None or len(shared) != len(items):
             return [part(id_of(x), template, **{name: x}) for x in items]
         empty, bodies = public.listed(
             name, shared, id_of, lambda part_id, x: snippet(template, part_id=part_id, **{name: x})
@@ -282,13 +285,17 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             tests=context["tests"],
             success_min=context["success_min"],
         ),
-        "cells": listed(context["cells"], "c", "kilforth/_cell.html", _cell_id),
+        "cells": listed(
+            context["cells"], public and public.cells, "c", "kilforth/_cell.html", _cell_id
+        ),
         "decks": alike(
             "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
         ),
         "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
         "ancients": alike("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
-        "heroes": listed(context["heroes"], "h", "kilforth/_hero.html", _hero_id),
+        "heroes": listed(
+            context["heroes"], public and public.heroes, "h", "kilforth/_hero.html", _hero_id
+        ),
         # In a ring of groups by event number (log_groups): a decision changes one or two.
         "log": [
             slots.fill(part_id, body)
