@@ -142,3 +142,54 @@ def test_a_state_s_layer_keys_only_the_log_events_its_decision_added(monkeypatch
         else:
             assert len(logged) == len(picture["log"]), "the first layer keys every event"
         before = picture["log"]
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), [CONFIGS[2], CONFIGS[7]])
+def test_every_seat_s_views_made_state_after_state_are_the_views_made_without_the_layers(
+    edition, mode, heroes
+):
+    # A seat's view takes its own cells and panels from its view of the state before
+    # (`render.Own`) when they are made from the same: what it takes must be what it would
+    # have made, for every seat (co-op: the hands a seat sees of the others are its own too),
+    # through moves, fights, nights and presence changing.
+    names = players(heroes)
+    for n, state in enumerate(playout(edition, mode, heroes, seed=11)[:120]):
+        online = set(range(heroes)) if n % 30 < 20 else {0}
+        for viewer in range(heroes):
+            assert_shared_is_plain(state, viewer, names, online, "own")
+
+
+def test_a_seat_s_view_takes_its_own_unchanged_cells_and_panel_from_its_view_before():
+    names = players(4)
+    states = playout("gloom", "competitive", 4, seed=5)[100:140]
+    taken = made = 0
+    before = None
+    for state in states:
+        context = board_render.board_context(
+            view(state, 2), viewer=2, players=names, online=set(), table_slug="o", source=state
+        )
+        mine = [c for c in context["cells"] if c["here"] or c["reachable"]]
+        mine.append(context["heroes"][2])
+        assert mine and all(x is not y for x in mine for y in context["public"].cells)
+        if before is not None:
+            kept = {id(x) for x in before}
+            taken += sum(id(x) in kept for x in mine)
+            made += sum(id(x) not in kept for x in mine)
+        before = [*context["cells"], *context["heroes"]]
+        # The record the view keeps: the items it shows as its own.
+        own = context["own"]
+        assert own is not None and own.items["kb-hero-card-2"] is context["heroes"][2]
+    # Seat 2 decides about a quarter of the time: its own items mostly stay as they were.
+    assert taken > made > 0, (taken, made)
+
+
+def test_a_spectator_s_view_and_a_view_without_a_table_keep_no_own_record():
+    state = playout("gloom", "competitive", 2)[30]
+    names = players(2)
+    spectator = board_render.board_context(
+        view(state, None), viewer=None, players=names, online=set(), table_slug="s", source=state
+    )
+    plain = board_render.board_context(
+        view(state, 0), viewer=0, players=names, online=set(), table_slug="s"
+    )
+    assert spectator["own"] is None and plain["own"] is None

@@ -229,8 +229,22 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
     template's parts (empty slots) and the slots' bodies."""
     status = context["status"]
     public = context.get("public")
+    own_items = context.get("own")
     slots = Slots()
     part = slots.part
+
+    def own(part_id: str, template: str, name: str, item: dict) -> SafeString:
+        # The view's own cell or panel: taken with its part from the viewer's view before
+        # when it is that one's (`render.Own`), else made (memoized by its context).
+        if own_items is None:
+            return part(part_id, template, **{name: item})
+        body = own_items.part(part_id, item)
+        if body is None:
+            html = part(part_id, template, **{name: item})
+            own_items.parts[part_id] = slots.bodies[part_id]
+            return html
+        own_items.parts[part_id] = body
+        return slots.fill(part_id, body)
 
     def listed(
         items: list[dict],
@@ -249,12 +263,12 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         )
         slots.bodies.update(bodies)
         pairs = enumerate(zip(items, shared, strict=True))
-        own = [i for i, (mine, theirs) in pairs if mine is not theirs]
-        if not own:
+        mine = [i for i, (x, theirs) in pairs if x is not theirs]
+        if not mine:
             return empty
         out = list(empty)
-        for i in own:
-            out[i] = part(id_of(items[i]), template, **{name: items[i]})
+        for i in mine:
+            out[i] = own(id_of(items[i]), template, name, items[i])
         return out
 
     def alike(part_id: str, template: str, **values: object) -> SafeString:

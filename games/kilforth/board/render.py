@@ -12,7 +12,7 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from threading import Lock
 
@@ -182,6 +182,7 @@ def board_context(
         line=line_of,
     )
     me = by_seat.get(viewer) if viewer is not None else None
+    own = _own_of(table_slug, names_key, online, viewer) if public is not None else None
     return {
         "version": picture.get("version", 0),
         "viewer": viewer,
@@ -191,14 +192,15 @@ def board_context(
         "mode": picture.get("mode", ""),
         "status": public.status if public is not None else _status(picture, person),
         "decision": _decision(picture, viewer, person, succ_min),
-        "cells": _cells(picture, viewer, person, online, public),
+        "cells": _cells(picture, viewer, person, online, public, own=own),
         "heroes": [
             public.heroes[i]
             if public is not None and _public_hero(h, viewer)
-            else _hero(picture, h, viewer, person, online)
+            else _own_hero(picture, h, viewer, person, online, own)
             for i, h in enumerate(heroes)
         ],
         "public": public,
+        "own": own,
         "ancients": public.ancients if public is not None else _ancients(picture),
         "tests": _tests_panel(
             picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
@@ -354,9 +356,11 @@ def _cells(
     public: Public | None = None,
     earlier: Earlier | None = None,
     facts: list | None = None,
+    own: Own | None = None,
 ) -> list[dict]:
     """The map's cells as `viewer` sees them; with `public`, a cell that shows this viewer
-    nothing of their own is the public one (the same object, whose part is made once).
+    nothing of their own is the public one (the same object, whose part is made once), and
+    with `own`, a cell of their own made from the same as in their view before is that one.
 
     `facts` (the public layer's): filled with what each cell is made from; a cell made from the
     same as in `earlier` (the table's public layer before) is that one."""
@@ -384,6 +388,18 @@ def _cells(
         if public is not None and not _cell_is_own(loc, idx, viewer, reach, here):
             cells.append(public.cells[i])
             continue
+        if own is not None:
+            made_of = (
+                loc,
+                [_standee_facts(heroes[s]) for s in loc.get("heroes") or [] if s in heroes],
+                ancients_at.get(idx),
+                reach.get(idx),
+                idx == here,
+            )
+            taken = own.taken(f"kb-loc-{idx}", made_of)
+            if taken is not None:
+                cells.append(taken)
+                continue
         if facts is not None:
             made_of = (
                 loc,
@@ -398,7 +414,7 @@ def _cells(
         row, col = divmod(idx, 5)
         terrain = loc.get("terrain", "none")
         cells.append(
-            {
+            cell := {
                 "index": idx,
                 "row": row + 1,
                 "col": col + 1,
@@ -426,6 +442,8 @@ def _cells(
                 "text": _loc_text(loc),
             }
         )
+        if own is not None:
+            own.made(f"kb-loc-{idx}", made_of, cell)
     return cells
 
 
@@ -677,6 +695,61 @@ class Earlier:
     succ_min: object
 
 
+@dataclass
+class Own:
+    """What one viewer's board shows of its own (the cells and hero panels a spectator's shows
+    otherwise: `_cell_is_own`, `_public_hero`), each with what it was made from and its part,
+    by part id. The viewer's next view takes those made from the same (`taken`), with their
+    parts (`board_parts`): a decision seldom changes what the seats who did not make it hold,
+    as it seldom changes the public cells (`Earlier`). `before` is the record of the viewer's
+    view before, read only; this one is filled as the view is made."""
+
+    before: Own | None
+    facts: dict[str, tuple] = field(default_factory=dict)
+    items: dict[str, dict] = field(default_factory=dict)
+    parts: dict[str, SafeString] = field(default_factory=dict)
+
+    def taken(self, part_id: str, made_of: tuple) -> dict | None:
+        """The item of the view before made from `made_of`, kept as this view's; None if none."""
+        before = self.before
+        if before is None or part_id not in before.facts or before.facts[part_id] != made_of:
+            return None
+        item = before.items[part_id]
+        self.made(part_id, made_of, item)
+        return item
+
+    def made(self, part_id: str, made_of: tuple, item: dict) -> None:
+        self.facts[part_id] = made_of
+        self.items[part_id] = item
+
+    def part(self, part_id: str, item: dict) -> SafeString | None:
+        """The part of `item` as the view before made it, if `item` is that view's (taken)."""
+        before = self.before
+        if before is None or before.items.get(part_id) is not item:
+            return None
+        return before.parts.get(part_id)
+
+
+OWN_KEPT = 1024  # viewers whose own cells and panels are kept (about 5 items each)
+_owns: OrderedDict[tuple, Own] = OrderedDict()
+_owns_lock = Lock()
+
+
+def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None) -> Own | None:
+    """A new record of `viewer`'s own items for the table `lineage`, with the one before (the
+    record is kept at once: a view made with it fills it)."""
+    if viewer is None or not lineage:
+        return None
+    key = (lineage, names_key, frozenset(online), viewer)
+    with _owns_lock:
+        before = _owns.get(key)
+        own = _owns[key] = Own(before=None if before is None else replace(before, before=None))
+        _owns.move_to_end(key)
+        while len(_owns) > OWN_KEPT:
+            _owns.popitem(last=False)
+    return own
+
+
 PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
 _publics: OrderedDict[tuple, Public] = OrderedDict()
 # The newest public layer of each table (by its slug, the names and the presence).
@@ -793,6 +866,21 @@ def _public_hero(h: dict, viewer: int | None) -> bool:
 
 
 # -- heroes ----------------------------------------------------------------------------------
+
+
+def _own_hero(
+    picture: dict, h: dict, viewer: int | None, person: Names, online: set[int], own: Own | None
+) -> dict:
+    """A hero's panel that is the viewer's own (theirs, or a hand they see): with `own`, the
+    one of their view before when made from the same."""
+    if own is None:
+        return _hero(picture, h, viewer, person, online)
+    part_id, made_of = f"kb-hero-card-{h['seat']}", _hero_facts(picture, h)
+    panel = own.taken(part_id, made_of)
+    if panel is None:
+        panel = _hero(picture, h, viewer, person, online)
+        own.made(part_id, made_of, panel)
+    return panel
 
 
 def _hero(picture: dict, h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
