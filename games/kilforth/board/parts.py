@@ -16,7 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 from threading import Lock
 
 import orjson
@@ -192,11 +192,21 @@ def _group_rows(
     return SafeString("".join(out))
 
 
+@lru_cache(maxsize=16)
+def _static(template: str, part_id: str, edition: str | None) -> SafeString:
+    """A part that is the same in every view of an edition (`edition` None: of every edition),
+    made once per process."""
+    if edition is None:
+        return snippet(template, part_id=part_id)
+    return snippet(template, part_id=part_id, edition=edition)
+
+
 def forget() -> None:
     """Forget every memoized part (a cold start: benchmarks and tests)."""
     with _lock:
         _memo.clear()
         _rings.clear()
+    _static.cache_clear()
 
 
 class Slots:
@@ -281,8 +291,8 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
 
     return {
         # Static help (the same in every view of an edition), named for unique tip ids.
-        "terms": snippet("kilforth/_terms.html", part_id="kb-terms", edition=context["edition"]),
-        "legend": snippet("kilforth/_legend.html", part_id="kb-legend"),
+        "terms": _static("kilforth/_terms.html", "kb-terms", context["edition"]),
+        "legend": _static("kilforth/_legend.html", "kb-legend", None),
         "result": alike("kb-result", "kilforth/_result.html", result=context["result"]),
         "status": alike(
             "kb-status", "kilforth/_status.html", status=status, edition=context["edition"]
