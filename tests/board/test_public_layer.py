@@ -148,14 +148,14 @@ def test_a_state_s_layer_keys_only_the_log_events_its_decision_added(monkeypatch
 def test_every_seat_s_views_made_state_after_state_are_the_views_made_without_the_layers(
     edition, mode, heroes
 ):
-    # A seat's view takes its own cells and panels from its view of the state before
-    # (`render.Own`) when they are made from the same: what it takes must be what it would
-    # have made, for every seat (co-op: the hands a seat sees of the others are its own too),
-    # through moves, fights, nights and presence changing.
+    # A view takes its own cells and panels, and its dice and night panels, from its view of
+    # the state before (`render.Own`) when they are made from the same: what it takes must be
+    # what it would have made, for every seat (co-op: the hands a seat sees of the others are
+    # its own too) and the spectators, through moves, fights, nights and presence changing.
     names = players(heroes)
     for n, state in enumerate(playout(edition, mode, heroes, seed=11)[:120]):
         online = set(range(heroes)) if n % 30 < 20 else {0}
-        for viewer in range(heroes):
+        for viewer in [*range(heroes), None]:
             assert_shared_is_plain(state, viewer, names, online, "own")
 
 
@@ -183,13 +183,51 @@ def test_a_seat_s_view_takes_its_own_unchanged_cells_and_panel_from_its_view_bef
     assert taken > made > 0, (taken, made)
 
 
-def test_a_spectator_s_view_and_a_view_without_a_table_keep_no_own_record():
+def test_the_dice_and_night_panels_are_taken_from_the_view_before_while_they_stand():
+    names = players(4)
+    states = playout("gloom", "competitive", 4, seed=5)[60:160]
+    counts = {"kb-dice": [0, 0], "kb-night": [0, 0]}  # taken, made
+    before = None
+    for state in states:
+        picture = view(state, None)
+        context = board_render.board_context(
+            picture, viewer=None, players=names, online=set(), table_slug="p", source=state
+        )
+        if before is not None:
+            for part_id, name, facts in (
+                ("kb-dice", "tests", ("recent_tests", "test")),  # the test awaiting its fate
+                ("kb-night", "night", ("night",)),
+            ):
+                same = all(picture.get(f) == before[0].get(f) for f in facts)
+                assert (context[name] is before[1][name]) == same, (state.version, part_id)
+                counts[part_id][not same] += 1
+        before = (picture, context)
+    assert all(taken > made > 0 for taken, made in counts.values()), counts
+
+
+def test_the_dice_panel_is_made_again_when_a_fate_decision_closes_on_the_same_dice():
+    # The dice panel says whether the newest test awaits a fate decision (the engine's `test`):
+    # with the same dice shown, a view must not take the panel of a view before that awaited.
+    names = players(4)
+    state = playout("gloom", "competitive", 4, seed=7)[370]
+    awaiting = view(state, None)
+    assert awaiting["test"] and awaiting["recent_tests"]["events"]
+    decided = dict(awaiting, test=None)
+    for picture, pending in ((awaiting, True), (decided, False), (awaiting, True)):
+        context = board_render.board_context(
+            picture, viewer=None, players=names, online=set(), table_slug="fate", source=state
+        )
+        assert context["tests"]["pending"] is pending
+        shared = render_board(
+            picture, viewer=None, players=names, online=set(), table_slug="fate", source=state
+        )
+        plain = render_board(picture, viewer=None, players=names, online=set(), table_slug="fate")
+        assert shared == plain
+
+
+def test_a_view_made_without_its_state_keeps_no_own_record():
     state = playout("gloom", "competitive", 2)[30]
-    names = players(2)
-    spectator = board_render.board_context(
-        view(state, None), viewer=None, players=names, online=set(), table_slug="s", source=state
-    )
     plain = board_render.board_context(
-        view(state, 0), viewer=0, players=names, online=set(), table_slug="s"
+        view(state, 0), viewer=0, players=players(2), online=set(), table_slug="s"
     )
-    assert spectator["own"] is None and plain["own"] is None
+    assert plain["own"] is None

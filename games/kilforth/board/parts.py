@@ -246,11 +246,16 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
     def own(part_id: str, template: str, name: str, item: dict) -> SafeString:
         # The view's own cell or panel: taken with its part from the viewer's view before
         # when it is that one's (`render.Own`), else made (memoized by its context).
+        return own_part(part_id, template, **{name: item})
+
+    def own_part(part_id: str, template: str, **context: object) -> SafeString:
+        # A part made of what the view holds as its own (`render.Own`): its items and the
+        # rest of `context` (the success number) are what the record took them by.
         if own_items is None:
-            return part(part_id, template, **{name: item})
-        body = own_items.part(part_id, item)
+            return part(part_id, template, **context)
+        body = own_items.part(part_id)
         if body is None:
-            html = part(part_id, template, **{name: item})
+            html = part(part_id, template, **context)
             own_items.parts[part_id] = slots.bodies[part_id]
             return html
         own_items.parts[part_id] = body
@@ -303,7 +308,7 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             decision=context["decision"],
             version=context["version"],
         ),
-        "dice": part(
+        "dice": own_part(
             "kb-dice",
             "kilforth/_dice.html",
             tests=context["tests"],
@@ -315,7 +320,7 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "decks": alike(
             "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
         ),
-        "night": part("kb-night", "kilforth/_night.html", night=context["night"]),
+        "night": own_part("kb-night", "kilforth/_night.html", night=context["night"]),
         "ancients": alike("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
         "heroes": listed(
             context["heroes"], public and public.heroes, "h", "kilforth/_hero.html", _hero_id

@@ -202,15 +202,34 @@ def board_context(
         "public": public,
         "own": own,
         "ancients": public.ancients if public is not None else _ancients(picture),
-        "tests": _tests_panel(
-            picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
+        "tests": _own_panel(
+            own,
+            "kb-dice",
+            (picture.get("recent_tests"), picture.get("test"), succ_min),
+            lambda: _tests_panel(
+                picture.get("recent_tests"), line_of, person, picture.get("test"), succ_min
+            ),
         ),
-        "night": _night_panel(picture.get("night"), line_of),
+        "night": _own_panel(
+            own,
+            "kb-night",
+            (picture.get("night"), succ_min),
+            lambda: _night_panel(picture.get("night"), line_of),
+        ),
         "log": log,  # oldest first; the board shows them newest first (parts.log_groups)
         "result": public.result if public is not None else _result(picture, person),
         "me": me,
         "success_min": succ_min,
     }
+
+
+def _own_panel(
+    own: Own | None, part_id: str, made_of: tuple, make: Callable[[], dict | None]
+) -> dict | None:
+    """A panel told to the viewer (its lines are theirs): with `own`, the one of their view
+    before when made from the same facts (the events, the success number; the viewer and the
+    names are the record's)."""
+    return make() if own is None else own.item(part_id, made_of, make)  # type: ignore[return-value]
 
 
 # -- status bar ------------------------------------------------------------------------------
@@ -397,8 +416,8 @@ def _cells(
                 idx == here,
             )
             taken = own.taken(f"kb-loc-{idx}", made_of)
-            if taken is not None:
-                cells.append(taken)
+            if taken is not NOT_TAKEN:
+                cells.append(taken)  # type: ignore[arg-type]
                 continue
         if facts is not None:
             made_of = (
@@ -697,48 +716,61 @@ class Earlier:
 
 @dataclass
 class Own:
-    """What one viewer's board shows of its own (the cells and hero panels a spectator's shows
-    otherwise: `_cell_is_own`, `_public_hero`), each with what it was made from and its part,
-    by part id. The viewer's next view takes those made from the same (`taken`), with their
+    """What one viewer's board shows that is its own, each with what it was made from and its
+    part, by part id: the cells and hero panels that a spectator's board shows otherwise
+    (`_cell_is_own`, `_public_hero`), and the dice and night panels (their lines are told to
+    the viewer). The viewer's next view takes those made from the same (`taken`), with their
     parts (`board_parts`): a decision seldom changes what the seats who did not make it hold,
-    as it seldom changes the public cells (`Earlier`). `before` is the record of the viewer's
-    view before, read only; this one is filled as the view is made."""
+    nor the last dice or night, as it seldom changes the public cells (`Earlier`). `before` is
+    the record of the viewer's view before, read only; this one is filled as the view is
+    made."""
 
     before: Own | None
     facts: dict[str, tuple] = field(default_factory=dict)
-    items: dict[str, dict] = field(default_factory=dict)
+    items: dict[str, object] = field(default_factory=dict)
     parts: dict[str, SafeString] = field(default_factory=dict)
+    kept: set[str] = field(default_factory=set)  # the part ids taken from `before`
 
-    def taken(self, part_id: str, made_of: tuple) -> dict | None:
-        """The item of the view before made from `made_of`, kept as this view's; None if none."""
+    def taken(self, part_id: str, made_of: tuple) -> object:
+        """The item of the view before made from `made_of`, kept as this view's; `NOT_TAKEN`
+        if there is none."""
         before = self.before
         if before is None or part_id not in before.facts or before.facts[part_id] != made_of:
-            return None
+            return NOT_TAKEN
         item = before.items[part_id]
         self.made(part_id, made_of, item)
+        self.kept.add(part_id)
         return item
 
-    def made(self, part_id: str, made_of: tuple, item: dict) -> None:
+    def made(self, part_id: str, made_of: tuple, item: object) -> None:
         self.facts[part_id] = made_of
         self.items[part_id] = item
 
-    def part(self, part_id: str, item: dict) -> SafeString | None:
-        """The part of `item` as the view before made it, if `item` is that view's (taken)."""
-        before = self.before
-        if before is None or before.items.get(part_id) is not item:
+    def item(self, part_id: str, made_of: tuple, make: Callable[[], object]) -> object:
+        """The item taken from the view before, else `make()`, recorded with `made_of`."""
+        item = self.taken(part_id, made_of)
+        if item is NOT_TAKEN:
+            item = make()
+            self.made(part_id, made_of, item)
+        return item
+
+    def part(self, part_id: str) -> SafeString | None:
+        """The part the view before made of the item this view took from it, if any."""
+        if part_id not in self.kept or self.before is None:
             return None
-        return before.parts.get(part_id)
+        return self.before.parts.get(part_id)
 
 
+NOT_TAKEN = object()
 OWN_KEPT = 1024  # viewers whose own cells and panels are kept (about 5 items each)
 _owns: OrderedDict[tuple, Own] = OrderedDict()
 _owns_lock = Lock()
 
 
 def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None) -> Own | None:
-    """A new record of `viewer`'s own items for the table `lineage`, with the one before (the
-    record is kept at once: a view made with it fills it)."""
-    if viewer is None or not lineage:
+    """A new record of `viewer`'s own items (None: the spectators') for the table `lineage`,
+    with the one before (the record is kept at once: a view made with it fills it)."""
+    if not lineage:
         return None
     key = (lineage, names_key, frozenset(online), viewer)
     with _owns_lock:
@@ -875,12 +907,12 @@ def _own_hero(
     one of their view before when made from the same."""
     if own is None:
         return _hero(picture, h, viewer, person, online)
-    part_id, made_of = f"kb-hero-card-{h['seat']}", _hero_facts(picture, h)
-    panel = own.taken(part_id, made_of)
-    if panel is None:
-        panel = _hero(picture, h, viewer, person, online)
-        own.made(part_id, made_of, panel)
-    return panel
+    made_of = _hero_facts(picture, h)
+    return own.item(  # type: ignore[return-value]
+        f"kb-hero-card-{h['seat']}",
+        made_of,
+        lambda: _hero(picture, h, viewer, person, online),
+    )
 
 
 def _hero(picture: dict, h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
