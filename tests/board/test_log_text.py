@@ -83,7 +83,7 @@ def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
     assert later is not spectator and later.text == spectator.text
 
     def rows(line, viewer):
-        tail = LogTail(("t", viewer), [event], [None], [0], lambda e: line)
+        tail = LogTail(("t", viewer), [event], [0], lambda e: line)
         group = parts.log_groups(tail, viewer)[0][1]  # <ol ...>rows</ol>
         return group.split(">", 1)[1].removesuffix("</ol>")
 

@@ -9,7 +9,7 @@ import pytest
 
 from games.kilforth.board import render as board_render
 from games.kilforth.board import render_board
-from games.kilforth.board.parts import forget
+from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS, forget
 from games.kilforth.engine import view
 
 from .games import CONFIGS, players, playout, sample
@@ -117,9 +117,10 @@ def test_a_state_s_layer_takes_the_unchanged_cells_and_panels_from_the_state_bef
     assert panels >= 29, (panels, "a decision leaves most heroes panels as they were")
 
 
-def test_a_state_s_layer_keys_only_the_log_events_its_decision_added(monkeypatch):
-    # A new state shares its log's events with the state before (State.clone): their keys and
-    # sentences come from the layer before, so only the decision's own events are keyed anew.
+def test_a_state_s_layer_describes_only_the_log_events_its_decision_added(monkeypatch):
+    # A new state shares its log's events with the state before (State.clone): their sentences
+    # (and the keys they were found by) come from the layer before, so only the decision's own
+    # events are keyed and described anew. The log's groups are compared by their events.
     names = players(4)
     states = playout("gloom", "competitive", 4, seed=7)[100:130]
     keyed = []
@@ -140,7 +141,14 @@ def test_a_state_s_layer_keys_only_the_log_events_its_decision_added(monkeypatch
         if before:
             assert {id(e) for e in logged} == added, state.version
         else:
-            assert len(logged) == len(picture["log"]), "the first layer keys every event"
+            # The first layer describes every event the board shows: the newest, in whole
+            # groups of ten by their numbers in the game's log (some are not the spectators').
+            shown = [
+                e
+                for e, n in zip(picture["log"], picture["log_numbers"], strict=True)
+                if n // LOG_GROUP > picture["log_numbers"][-1] // LOG_GROUP - LOG_GROUPS
+            ]
+            assert sorted(id(e) for e in logged) == sorted(id(e) for e in shown)
         before = picture["log"]
 
 

@@ -163,14 +163,13 @@ _UNSET = _Unset()
 
 @dataclass(frozen=True)
 class LogTail:
-    """The newest events one view shows, as the board's log reads them: each one's content
-    (`keys`: its `event_key`) and number in the game's log (`numbers`), and its line, made
-    when asked for (`line`: kept by the state's public layer or by `describe_kept`). `view`
-    names whose view it is: (table, names, viewer, success threshold)."""
+    """The newest events one view shows, as the board's log reads them: each one's number in
+    the game's log (`numbers`) and its line, made when asked for (`line`: kept by the state's
+    public layer or by `describe_kept`). `view` names whose view it is: (table, names,
+    viewer, success threshold)."""
 
     view: tuple
     events: list[dict]
-    keys: list[bytes | None]
     numbers: list[int]
     line: Callable[[dict], LogLine]
 

@@ -109,28 +109,31 @@ def _plain(value: object) -> object:
 # the engine's view (LOG_TAIL newest events) always covers.
 LOG_GROUP = 10
 LOG_GROUPS = 6
-# Per view (log_text.LogTail.view), the groups its last board showed: (their events' keys, the
-# day above them, their part's HTML). Bounded: up to 6 groups of about 1 KiB per view.
+# Per view (log_text.LogTail.view), the groups its last board showed: (their events, the day
+# above them, their part's HTML). Bounded: up to 6 groups of about 1 KiB per view (the events
+# are the states' own objects).
 RINGS_KEPT = 1024
-_rings: OrderedDict[tuple, dict[int, tuple[tuple, int | None, SafeString]]] = OrderedDict()
+_rings: OrderedDict[tuple, dict[int, tuple[tuple | None, int | None, SafeString]]] = OrderedDict()
 
 
 def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]:
     """The log's parts for `viewer`: (part id, its group of rows) for each part of the ring in
     turn (`kilforth/_log_group.html`: the group's number and its rows newest first).
 
-    A group is made again only when its events (their keys) or the day of the row above it
-    changed since this view's last board (`_rings`): a decision adds its events to the newest
-    group or two, and the others are the strings made before, whose hashes Python keeps. They
+    A group is made again only when its events or the day of the row above it changed since
+    this view's last board (`_rings`): a decision adds its events to the newest group or two,
+    and the others are the strings made before, whose hashes Python keeps. A new state shares
+    its log's events with the state before (State.clone), so a group's events are most often
+    the same objects, compared at once; a state read from its document has equal ones. They
     are kept here, not in the parts' memo, which they would crowd (six groups per view). A row
     is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
     never changes, and the viewers who read the same sentence share one: log_text._shared), by
     whether it is about the viewer and whether a day heading goes above it."""
-    events, keys, numbers = log.events, log.keys, log.numbers
+    events, numbers = log.events, log.numbers
     newest = numbers[-1] // LOG_GROUP if events else 0
     with _lock:
         kept = _rings.get(log.view) or {}
-    made: dict[int, tuple[tuple, int | None, SafeString]] = {}
+    made: dict[int, tuple[tuple | None, int | None, SafeString]] = {}
     ring: list[tuple[str, SafeString]] = [("", SafeString(""))] * LOG_GROUPS
     hi = len(events)
     above: int | None = None  # the day of the row above the group's newest (None: no row)
@@ -138,9 +141,9 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
         group = newest - back
         part_id = f"kb-log-{group % LOG_GROUPS}"
         lo = bisect_left(numbers, group * LOG_GROUP, 0, hi)  # the group's first event
-        group_keys = tuple(keys[lo:hi]) if events else None  # None: "nothing yet" is said
+        group_events = tuple(events[lo:hi]) if events else None  # None: "nothing yet" is said
         found = kept.get(group)
-        if found is not None and found[0] == group_keys and found[1] == above:
+        if found is not None and found[0] == group_events and found[1] == above:
             body = found[2]
         else:
             body = SafeString(
@@ -154,8 +157,7 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
                     },
                 ).strip()
             )
-        if group_keys is None or None not in group_keys:  # a keyless event: made each time
-            made[group] = (group_keys, above, body)
+        made[group] = (group_events, above, body)
         ring[group % LOG_GROUPS] = (part_id, body)
         if lo < hi:
             above = event_day(events[lo])

@@ -177,7 +177,6 @@ def board_context(
     log = LogTail(
         view=(table_slug, names_key, viewer, succ_min),
         events=events,
-        keys=public.keys(events) if public is not None else [event_key(e) for e in events],
         numbers=_log_numbers(picture, len(events)),
         line=line_of,
     )
@@ -645,15 +644,6 @@ class Public:
                 kept = (event, event_key(event))
             self.event_keys[id(event)] = kept
         return kept[1]
-
-    def keys(self, events: list[dict]) -> list[bytes | None]:
-        """The `event_key` of each of `events` (the state's own objects), each made once."""
-        known = self.event_keys
-        out = []
-        for event in events:
-            kept = known.get(id(event))
-            out.append(kept[1] if kept is not None and kept[0] is event else self._event_key(event))
-        return out
 
     def part(self, part_id: str, make: Callable[[], SafeString]) -> SafeString:
         html = self.parts.get(part_id)
