@@ -9,7 +9,7 @@ import pytest
 
 from games.kilforth.board import render as board_render
 from games.kilforth.board import render_board
-from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS, forget
+from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS, Kept, board_parts, forget
 from games.kilforth.engine import view
 
 from .games import CONFIGS, players, playout, sample
@@ -170,25 +170,22 @@ def test_every_seat_s_views_made_state_after_state_are_the_views_made_without_th
 def test_a_seat_s_view_takes_its_own_unchanged_cells_and_panel_from_its_view_before():
     names = players(4)
     states = playout("gloom", "competitive", 4, seed=5)[100:140]
-    taken = made = 0
-    before = None
-    for state in states:
+    kept = made = 0
+    for n, state in enumerate(states):
         context = board_render.board_context(
             view(state, 2), viewer=2, players=names, online=set(), table_slug="o", source=state
         )
-        mine = [c for c in context["cells"] if c["here"] or c["reachable"]]
+        public = context["public"]
+        mine = [c for c, p in zip(context["cells"], public.cells, strict=True) if c is not p]
         mine.append(context["heroes"][2])
-        assert mine and all(x is not y for x in mine for y in context["public"].cells)
-        if before is not None:
-            kept = {id(x) for x in before}
-            taken += sum(id(x) in kept for x in mine)
-            made += sum(id(x) not in kept for x in mine)
-        before = [*context["cells"], *context["heroes"]]
-        # The record the view keeps: the items it shows as its own.
-        own = context["own"]
-        assert own is not None and own.items["kb-hero-card-2"] is context["heroes"][2]
+        if n == 0:
+            assert not any(isinstance(x, Kept) for x in mine), "nothing to keep from"
+        else:
+            kept += sum(isinstance(x, Kept) for x in mine)
+            made += sum(not isinstance(x, Kept) for x in mine)
+        board_parts(context)  # the view made: its parts are what the next one keeps
     # Seat 2 decides about a quarter of the time: its own items mostly stay as they were.
-    assert taken > made > 0, (taken, made)
+    assert kept > made > 0, (kept, made)
 
 
 def test_the_dice_and_night_panels_are_taken_from_the_view_before_while_they_stand():
@@ -206,10 +203,11 @@ def test_the_dice_and_night_panels_are_taken_from_the_view_before_while_they_sta
                 ("kb-dice", "tests", ("recent_tests", "test")),  # the test awaiting its fate
                 ("kb-night", "night", ("night",)),
             ):
-                same = all(picture.get(f) == before[0].get(f) for f in facts)
-                assert (context[name] is before[1][name]) == same, (state.version, part_id)
+                same = all(picture.get(f) == before.get(f) for f in facts)
+                assert isinstance(context[name], Kept) == same, (state.version, part_id)
                 counts[part_id][not same] += 1
-        before = (picture, context)
+        board_parts(context)
+        before = picture
     assert all(taken > made > 0 for taken, made in counts.values()), counts
 
 
@@ -231,6 +229,20 @@ def test_the_dice_panel_is_made_again_when_a_fate_decision_closes_on_the_same_di
         )
         plain = render_board(picture, viewer=None, players=names, online=set(), table_slug="fate")
         assert shared == plain
+
+
+def test_a_view_s_record_holds_only_its_own_parts_and_lets_the_one_before_go():
+    # Per viewer, the record keeps what its own parts were made from and the parts (the
+    # renderings hold the same strings): not the cells and panels, nor the record before.
+    names = players(4)
+    for state in playout("gloom", "competitive", 4, seed=5)[100:103]:
+        render_board(
+            view(state, 1), viewer=1, players=names, online=set(), table_slug="r", source=state
+        )
+    [own] = [o for key, o in board_render._owns.items() if key[0] == "r"]
+    assert own.before is None
+    assert set(own.parts) == set(own.facts) >= {"kb-hero-card-1", "kb-dice", "kb-night"}
+    assert all(isinstance(part, str) for part in own.parts.values())
 
 
 def test_a_view_made_without_its_state_keeps_no_own_record():

@@ -16,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from threading import Lock
 
@@ -211,6 +212,15 @@ def forget() -> None:
     _static.cache_clear()
 
 
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A part of a view's own taken as the same viewer's view before made it (`render.Own`): in
+    the view's context in the place of the item (a cell, a panel) it would be made of."""
+
+    part_id: str
+    part: SafeString
+
+
 class Slots:
     """The board's parts as data: `board.html` is given each part as its empty slot
     (`frames.slot`), and `bodies` keeps what goes in it (`frames.compose` puts it there), so
@@ -245,23 +255,19 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
     slots = Slots()
     part = slots.part
 
-    def own(part_id: str, template: str, name: str, item: dict) -> SafeString:
-        # The view's own cell or panel: taken with its part from the viewer's view before
-        # when it is that one's (`render.Own`), else made (memoized by its context).
-        return own_part(part_id, template, **{name: item})
-
-    def own_part(part_id: str, template: str, **context: object) -> SafeString:
-        # A part made of what the view holds as its own (`render.Own`): its items and the
-        # rest of `context` (the success number) are what the record took them by.
-        if own_items is None:
-            return part(part_id, template, **context)
-        body = own_items.part(part_id)
-        if body is None:
-            html = part(part_id, template, **context)
-            own_items.parts[part_id] = slots.bodies[part_id]
-            return html
-        own_items.parts[part_id] = body
-        return slots.fill(part_id, body)
+    def own(part_id: str, template: str, name: str, item: object, **rest: object) -> SafeString:
+        # A part of the view's own (`render.Own`): kept from the viewer's view before when it
+        # was made from the same (`Kept`), else made of its item (memoized by its context,
+        # `rest` included); recorded as this view's either way.
+        if isinstance(item, Kept):
+            body = item.part
+            html = slots.fill(part_id, body)
+        else:
+            html = part(part_id, template, **{name: item}, **rest)
+            body = slots.bodies[part_id]
+        if own_items is not None:
+            own_items.parts[part_id] = body
+        return html
 
     def listed(
         items: list[dict],
@@ -285,7 +291,9 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             return empty
         out = list(empty)
         for i in mine:
-            out[i] = own(id_of(items[i]), template, name, items[i])
+            item = items[i]
+            part_id = item.part_id if isinstance(item, Kept) else id_of(item)
+            out[i] = own(part_id, template, name, item)
         return out
 
     def alike(part_id: str, template: str, **values: object) -> SafeString:
@@ -310,10 +318,11 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             decision=context["decision"],
             version=context["version"],
         ),
-        "dice": own_part(
+        "dice": own(
             "kb-dice",
             "kilforth/_dice.html",
-            tests=context["tests"],
+            "tests",
+            context["tests"],
             success_min=context["success_min"],
         ),
         "cells": listed(
@@ -322,7 +331,7 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "decks": alike(
             "kb-decks", "kilforth/_decks.html", decks=status["decks"], loot_bag=status["loot_bag"]
         ),
-        "night": own_part("kb-night", "kilforth/_night.html", night=context["night"]),
+        "night": own("kb-night", "kilforth/_night.html", "night", context["night"]),
         "ancients": alike("kb-ancients", "kilforth/_ancients.html", ancients=context["ancients"]),
         "heroes": listed(
             context["heroes"], public and public.heroes, "h", "kilforth/_hero.html", _hero_id

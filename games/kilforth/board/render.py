@@ -12,9 +12,10 @@ import logging
 import weakref
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from threading import Lock
+from typing import TypeVar
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
@@ -37,7 +38,7 @@ from .card_facts import (
     saga_stage,
 )
 from .log_text import LogLine, LogRow, LogTail, Names, describe_kept, event_key, faces
-from .parts import board_parts, render
+from .parts import Kept, board_parts, render
 
 logger = logging.getLogger(__name__)
 DAYS = 25
@@ -81,7 +82,11 @@ def render_board(
             table_slug=table_slug,
             source=source,
         )
-        parts, slots = board_parts(context)
+        try:
+            parts, slots = board_parts(context)
+        finally:
+            if context["own"] is not None:
+                context["own"].done()
         return compose(_skeleton(context, parts), slots.bodies, joined)
     except Exception:
         logger.exception("board rendering failed for version %s", picture.get("version"))
@@ -224,11 +229,11 @@ def board_context(
 
 def _own_panel(
     own: Own | None, part_id: str, made_of: tuple, make: Callable[[], dict | None]
-) -> dict | None:
-    """A panel told to the viewer (its lines are theirs): with `own`, the one of their view
+) -> dict | Kept | None:
+    """A panel told to the viewer (its lines are theirs): with `own`, the part of their view
     before when made from the same facts (the events, the success number; the viewer and the
     names are the record's)."""
-    return make() if own is None else own.item(part_id, made_of, make)  # type: ignore[return-value]
+    return make() if own is None else own.item(part_id, made_of, make)
 
 
 # -- status bar ------------------------------------------------------------------------------
@@ -375,10 +380,11 @@ def _cells(
     earlier: Earlier | None = None,
     facts: list | None = None,
     own: Own | None = None,
-) -> list[dict]:
+) -> list[dict | Kept]:
     """The map's cells as `viewer` sees them; with `public`, a cell that shows this viewer
     nothing of their own is the public one (the same object, whose part is made once), and
-    with `own`, a cell of their own made from the same as in their view before is that one.
+    with `own`, a cell of their own made from the same as in their view before is the part
+    that view made (`Kept`).
 
     `facts` (the public layer's): filled with what each cell is made from; a cell made from the
     same as in `earlier` (the table's public layer before) is that one."""
@@ -414,9 +420,9 @@ def _cells(
                 reach.get(idx),
                 idx == here,
             )
-            taken = own.taken(f"kb-loc-{idx}", made_of)
-            if taken is not NOT_TAKEN:
-                cells.append(taken)  # type: ignore[arg-type]
+            kept = own.kept(f"kb-loc-{idx}", made_of)
+            if kept is not None:
+                cells.append(kept)  # type: ignore[arg-type]
                 continue
         if facts is not None:
             made_of = (
@@ -432,7 +438,7 @@ def _cells(
         row, col = divmod(idx, 5)
         terrain = loc.get("terrain", "none")
         cells.append(
-            cell := {
+            {
                 "index": idx,
                 "row": row + 1,
                 "col": col + 1,
@@ -461,7 +467,7 @@ def _cells(
             }
         )
         if own is not None:
-            own.made(f"kb-loc-{idx}", made_of, cell)
+            own.facts[f"kb-loc-{idx}"] = made_of
     return cells
 
 
@@ -706,52 +712,45 @@ class Earlier:
 
 @dataclass
 class Own:
-    """What one viewer's board shows that is its own, each with what it was made from and its
-    part, by part id: the cells and hero panels that a spectator's board shows otherwise
-    (`_cell_is_own`, `_public_hero`), and the dice and night panels (their lines are told to
-    the viewer). The viewer's next view takes those made from the same (`taken`), with their
-    parts (`board_parts`): a decision seldom changes what the seats who did not make it hold,
-    nor the last dice or night, as it seldom changes the public cells (`Earlier`). `before` is
-    the record of the viewer's view before, read only; this one is filled as the view is
-    made."""
+    """What one viewer's board shows that is its own, by part id: what each part was made from
+    and the part. Its own are the cells and hero panels that a spectator's board shows
+    otherwise (`_cell_is_own`, `_public_hero`), and the dice and night panels (their lines are
+    told to the viewer). The viewer's next view takes each part made from the same facts
+    (`kept`) instead of making its item and part again: a decision seldom changes what the
+    seats who did not make it hold, nor the last dice or night, as it seldom changes the public
+    cells (`Earlier`). `before` is the record of the viewer's view before, read while this
+    view is made (then let go, `done`); this one is filled as the view is made (its parts by
+    `board_parts`)."""
 
     before: Own | None
     facts: dict[str, tuple] = field(default_factory=dict)
-    items: dict[str, object] = field(default_factory=dict)
     parts: dict[str, SafeString] = field(default_factory=dict)
-    kept: set[str] = field(default_factory=set)  # the part ids taken from `before`
 
-    def taken(self, part_id: str, made_of: tuple) -> object:
-        """The item of the view before made from `made_of`, kept as this view's; `NOT_TAKEN`
-        if there is none."""
+    def kept(self, part_id: str, made_of: tuple) -> Kept | None:
+        """The part of the view before, if it was made from `made_of`."""
         before = self.before
-        if before is None or part_id not in before.facts or before.facts[part_id] != made_of:
-            return NOT_TAKEN
-        item = before.items[part_id]
-        self.made(part_id, made_of, item)
-        self.kept.add(part_id)
-        return item
-
-    def made(self, part_id: str, made_of: tuple, item: object) -> None:
-        self.facts[part_id] = made_of
-        self.items[part_id] = item
-
-    def item(self, part_id: str, made_of: tuple, make: Callable[[], object]) -> object:
-        """The item taken from the view before, else `make()`, recorded with `made_of`."""
-        item = self.taken(part_id, made_of)
-        if item is NOT_TAKEN:
-            item = make()
-            self.made(part_id, made_of, item)
-        return item
-
-    def part(self, part_id: str) -> SafeString | None:
-        """The part the view before made of the item this view took from it, if any."""
-        if part_id not in self.kept or self.before is None:
+        if before is None or before.facts.get(part_id) != made_of:
             return None
-        return self.before.parts.get(part_id)
+        part = before.parts.get(part_id)
+        if part is None:  # that view was not finished
+            return None
+        self.facts[part_id] = made_of
+        return Kept(part_id, part)
+
+    def item(self, part_id: str, made_of: tuple, make: Callable[[], Item]) -> Item | Kept:
+        """The part kept from the view before, else `make()`; recorded as made from `made_of`."""
+        kept = self.kept(part_id, made_of)
+        if kept is not None:
+            return kept
+        self.facts[part_id] = made_of
+        return make()
+
+    def done(self) -> None:
+        """The view is made: the record before is no longer read."""
+        self.before = None
 
 
-NOT_TAKEN = object()
+Item = TypeVar("Item")
 OWN_KEPT = 1024  # viewers whose own cells and panels are kept (about 5 items each)
 _owns: OrderedDict[tuple, Own] = OrderedDict()
 _owns_lock = Lock()
@@ -764,8 +763,7 @@ def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None
         return None
     key = (lineage, names_key, frozenset(online), viewer)
     with _owns_lock:
-        before = _owns.get(key)
-        own = _owns[key] = Own(before=None if before is None else replace(before, before=None))
+        own = _owns[key] = Own(before=_owns.get(key))
         _owns.move_to_end(key)
         while len(_owns) > OWN_KEPT:
             _owns.popitem(last=False)
@@ -892,15 +890,14 @@ def _public_hero(h: dict, viewer: int | None) -> bool:
 
 def _own_hero(
     picture: dict, h: dict, viewer: int | None, person: Names, online: set[int], own: Own | None
-) -> dict:
+) -> dict | Kept:
     """A hero's panel that is the viewer's own (theirs, or a hand they see): with `own`, the
-    one of their view before when made from the same."""
+    part of their view before when made from the same."""
     if own is None:
         return _hero(picture, h, viewer, person, online)
-    made_of = _hero_facts(picture, h)
-    return own.item(  # type: ignore[return-value]
+    return own.item(
         f"kb-hero-card-{h['seat']}",
-        made_of,
+        _hero_facts(picture, h),
         lambda: _hero(picture, h, viewer, person, online),
     )
 
