@@ -9,10 +9,11 @@ import math
 import pickle
 from dataclasses import dataclass, field
 from datetime import datetime
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 from django.db.models import Count, OuterRef, Q
+from django.template import engines
 from django.template.loader import get_template, render_to_string
 from django.utils.safestring import SafeString
 
@@ -473,7 +474,19 @@ BOARD_PLACE = SafeString("<!--kilforth-online:board-->")
 
 
 def _live_template() -> Any:
-    return get_template("tables/_table_live.html", using="jinja2")
+    """The live fragment's template: read once per process, unless templates are reloaded when
+    they change (Jinja2's `auto_reload`, on in development)."""
+    if engines["jinja2"].env.auto_reload:
+        return get_template(LIVE_TEMPLATE, using="jinja2")
+    return _kept_live_template()
+
+
+LIVE_TEMPLATE = "tables/_table_live.html"
+
+
+@cache
+def _kept_live_template() -> Any:
+    return get_template(LIVE_TEMPLATE, using="jinja2")
 
 
 @dataclass(frozen=True)
