@@ -406,7 +406,7 @@ def _cells(
     for a in public.ancients if public is not None else _ancients(picture):
         if a["in_play"] and a["loc"] is not None:
             ancients_at.setdefault(a["loc"], []).append(a)
-    cells = []
+    cells: list[dict | Kept] = []
     for i, loc in enumerate(picture.get("map") or []):
         idx = loc.get("index", i)
         if public is not None and not _cell_is_own(loc, idx, viewer, reach, here):
@@ -422,7 +422,7 @@ def _cells(
             )
             kept = own.kept(f"kb-loc-{idx}", made_of)
             if kept is not None:
-                cells.append(kept)  # type: ignore[arg-type]
+                cells.append(kept)
                 continue
         if facts is not None:
             made_of = (
@@ -751,7 +751,7 @@ class Own:
 
 
 Item = TypeVar("Item")
-OWN_KEPT = 1024  # viewers whose own cells and panels are kept (about 5 items each)
+OWN_KEPT = 1024  # viewers whose records are kept (their own parts' facts: about 2 KiB each)
 _owns: OrderedDict[tuple, Own] = OrderedDict()
 _owns_lock = Lock()
 
