@@ -384,18 +384,31 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
     def _dispatch(self, message: dict[str, Any]) -> dict | None:
         """Apply the socket's decision; the table message its commit broadcast, if any."""
         realtime.take_broadcast(self.table_id)  # nothing left over from this thread's past
-        # Identity is read again for every action, from the session store itself: a seat lost
-        # or a session logged out since the socket opened must not keep its powers (the
-        # services check the seat under the table's lock, and read the table there).
-        session = fresh_session(self.scope["session"])
-        self.player_id = player_id_from_session(session)
-        # A decision reads its player's row with the seats, under the table's lock: only the id
-        # is needed here. An undo names the player in the chat, so reads the row now.
-        player = None if self.player_id is None else Player(pk=self.player_id)
         table = Table(pk=self.table_id)  # the row is read, locked, by the service
         # The socket carries only game decisions (and chat, resync): seats, host controls and
         # the pre-game prompt are the pages' forms, posted over HTTP with their CSRF token.
         action = message.get("action")
+        # Identity is read again for every action, from the session store itself: a seat lost
+        # or a session logged out since the socket opened must not keep its powers (the
+        # services check the seat under the table's lock, and read the table there). A
+        # decision reads the session (Django's database store) with the table's rows, in one
+        # round trip.
+        key = getattr(self.scope["session"], "session_key", None)
+        if action == "act" and settings.SESSION_ENGINE == DATABASE_SESSIONS:
+            try:
+                _, self.player_id = services.do_session_act(
+                    table, key, message.get("key"), _version(message)
+                )
+            except services.ServiceError:
+                self._refused(fresh_session(self.scope["session"]))
+                raise
+            self.access = PLAYER_ACCESS  # only a seated player's decision is accepted
+            return realtime.take_broadcast(self.table_id)
+        session = fresh_session(self.scope["session"])
+        # A decision reads its player's row with the seats, under the table's lock: only the id
+        # is needed here. An undo names the player in the chat, so reads the row now.
+        self.player_id = player_id_from_session(session)
+        player = None if self.player_id is None else Player(pk=self.player_id)
         try:
             if action == "undo":
                 player = player_from_session(session)
@@ -405,13 +418,18 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
             else:
                 raise services.ServiceError(f"Unknown action {str(action)[:40]!r}.")
         except services.ServiceError:
-            # Refused: what this socket may see now is read from the table as it stands.
-            found = one(Table.objects.filter(pk=self.table_id))
-            self.access = access_level(session, found, player) if found else None
+            self._refused(session)
             raise
         # Accepted: only a seated player's decision is (the services checked the seat).
         self.access = PLAYER_ACCESS
         return realtime.take_broadcast(self.table_id)
+
+    def _refused(self, session: Any) -> None:
+        """After a refusal: who this socket is, and what it may see, read as they stand now."""
+        self.player_id = player_id_from_session(session)
+        player = None if self.player_id is None else Player(pk=self.player_id)
+        found = one(Table.objects.filter(pk=self.table_id))
+        self.access = access_level(session, found, player) if found else None
 
     def _chat(self, message: dict[str, Any]) -> None:
         """Chat actions: write a line, mute a person (host), open the spectators' chat (host)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.contrib.sessions.models import Session
 from django.db import connection
@@ -137,20 +137,42 @@ def _statements() -> Statements:
     return made
 
 
-def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
+class DecisionRows(NamedTuple):
+    """What a decision reads first (`decision_rows`)."""
+
+    table: Table
+    seats: list[Seat]
+    # The stored data of the session named, as `session_data` reads it (None: none was named,
+    # or it is gone or expired).
+    session: str | None
+
+
+def decision_rows(table_id: int, session_key: str | None = None) -> DecisionRows | None:
     """The table (locked, in the caller's transaction) with its host and its game's id and
     version, and its seats in seat order with their players; None if the table is gone. The
-    same instances as `select_related` gives (`tests/tables/test_rows.py`)."""
+    same instances as `select_related` gives (`tests/tables/test_rows.py`).
+
+    `session_key`: the session of the socket that sent the decision is read with them, in the
+    same round trip (its player is whoever the session names now: a session logged out since
+    names nobody), where it would otherwise take one of its own before the decision's."""
     made = _statements()
-    # Sent together (`pipelined`): the transaction's start, the table and its seats.
-    with connection.cursor() as tables, connection.cursor() as seated:
+    # Sent together (`pipelined`): the transaction's start, the table, its seats (and the
+    # session).
+    with (
+        connection.cursor() as tables,
+        connection.cursor() as seated,
+        connection.cursor() as sessions,
+    ):
         with pipelined():
             tables.execute(made.table, [table_id])
             seated.execute(made.seats, [table_id])
+            if session_key:
+                sessions.execute(*_session_statement(session_key))
         row = tables.fetchone()
         if row is None:
             return None
         seat_rows = seated.fetchall()
+        stored = sessions.fetchone() if session_key else None
     columns = made.table_columns
     table = columns.build(row, 0)
     start = columns.width
@@ -167,7 +189,7 @@ def decision_rows(table_id: int) -> tuple[Table, list[Seat]] | None:
         _SEAT_PLAYER.set_cached_value(seat, made.player_columns.build(seat_row, width))
         seats.append(seat)
     seats.sort(key=lambda s: s.number)
-    return table, seats
+    return DecisionRows(table, seats, None if stored is None else stored[0])
 
 
 # -- statements sent together ------------------------------------------------------------------
@@ -317,6 +339,14 @@ def presence_rows(table_id: int) -> list[tuple[str, int | None, str]]:
 def session_data(session_key: str) -> str | None:
     """The stored data of a session that has not expired, as Django's database session store
     reads it (`SessionStore.load`: the same row, the same expiry test); None if there is none."""
+    with connection.cursor() as cursor:
+        cursor.execute(*_session_statement(session_key))
+        row = cursor.fetchone()
+    return None if row is None else row[0]
+
+
+def _session_statement(session_key: str) -> tuple[str, list[Any]]:
+    """(SQL, parameters) of `session_data`'s read, its expiry test at this moment."""
     quote = connection.ops.quote_name
     meta = Session._meta
     data, key, expires = (
@@ -324,10 +354,7 @@ def session_data(session_key: str) -> str | None:
         for name in ("session_data", "session_key", "expire_date")
     )
     now = meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expires} > %s",
-            [session_key, now],
-        )
-        row = cursor.fetchone()
-    return None if row is None else row[0]
+    return (
+        f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expires} > %s",
+        [session_key, now],
+    )

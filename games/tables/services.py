@@ -9,12 +9,13 @@ ServiceError into an HTTP status or a websocket error frame.
 from datetime import timedelta
 from typing import Any
 
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import DatabaseError, IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from . import caches, clocks, heartbeat, kits, names, realtime, rendering, replays, rows, tutorials
-from .identity import PLAYER_ACCESS
+from .identity import PLAYER_ACCESS, player_id_from_session
 from .models import (
     LIVE_STATUSES,
     UNDO,
@@ -132,12 +133,13 @@ def _locked_table(table: Table) -> Table:
     return found
 
 
-def _decision_rows(table: Table) -> tuple[Table, list[Seat]]:
+def _decision_rows(table: Table, session_key: str | None = None) -> rows.DecisionRows:
     """What a decision reads, under the table's lock, in two statements: the table with its
     host and its game's id and version (not the game's documents), and every seat with its
-    player, in seat order. Only the table's row is locked. Read without the ORM's compiler
-    (rows.py), as the statements every decision runs."""
-    found = rows.decision_rows(table.pk)
+    player, in seat order (and, `session_key`, the session's stored data with them). Only the
+    table's row is locked. Read without the ORM's compiler (rows.py), as the statements every
+    decision runs."""
+    found = rows.decision_rows(table.pk, session_key)
     if found is None:
         raise NotFound("This table no longer exists.")
     return found
@@ -394,19 +396,39 @@ def do_act(table: Table, player: Player | None, key: str, seen_version: int) -> 
     on the state that version names, and the save is conditional on the version being unchanged.
     """
     with transaction.atomic():
-        table, seats = _decision_rows(table)
-        seat = next((s for s in seats if player and s.player_id == player.pk), None)
-        if seat is None:
-            raise Forbidden("Only the players seated at this table can do that.")
-        if seat.bot:
-            raise Conflict("A bot is playing your seat; take it back first.")
-        return _apply(table, seats, seat, key, seen_version, seat.player)
+        table, seats, _ = _decision_rows(table)
+        return _act(table, seats, player, key, seen_version)
+
+
+def do_session_act(
+    table: Table, session_key: str | None, key: str, seen_version: int
+) -> tuple[int, int | None]:
+    """A decision sent on a socket, by whoever its session (Django's database store) names now:
+    the session is read with the table's rows, in the decision's first round trip, not in one
+    of its own before it. A session logged out or expired since names nobody, and nobody may
+    decide. Returns the game's new version and the player's id (refusals as `do_act`'s)."""
+    with transaction.atomic():
+        table, seats, stored = _decision_rows(table, session_key)
+        player_id = player_id_from_session(SessionStore().decode(stored) if stored else {})
+        player = None if player_id is None else Player(pk=player_id)
+        return _act(table, seats, player, key, seen_version), player_id
+
+
+def _act(
+    table: Table, seats: list[Seat], player: Player | None, key: str, seen_version: int
+) -> int:
+    seat = next((s for s in seats if player and s.player_id == player.pk), None)
+    if seat is None:
+        raise Forbidden("Only the players seated at this table can do that.")
+    if seat.bot:
+        raise Conflict("A bot is playing your seat; take it back first.")
+    return _apply(table, seats, seat, key, seen_version, seat.player)
 
 
 def do_bot_act(table: Table, number: int, key: str, seen_version: int) -> int:
     """A bot's decision, through the same checks, versioning and broadcast as a person's."""
     with transaction.atomic():
-        table, seats = _decision_rows(table)
+        table, seats, _ = _decision_rows(table)
         seat = next((s for s in seats if s.number == number), None)
         if seat is None or not seat.bot:
             raise Forbidden("No bot plays that seat.")
@@ -420,7 +442,7 @@ def do_expire(table: Table, number: int, key: str, seen_version: int) -> int:
     the same deadline, the version lets exactly one through. The seat's bank is left at 0.
     """
     with transaction.atomic():
-        table, seats = _decision_rows(table)
+        table, seats, _ = _decision_rows(table)
         seat = next((s for s in seats if s.number == number), None)
         if seat is None or seat.bot or seat.deadline is None or seat.deadline > clocks.now():
             raise Conflict("That seat's time has not run out.")

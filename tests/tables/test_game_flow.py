@@ -3,6 +3,7 @@
 import threading
 
 import pytest
+from django.contrib.sessions.backends.db import SessionStore
 from django.db import connection
 from django.test import override_settings
 
@@ -10,7 +11,7 @@ from games.kilforth import adapter
 from games.kilforth.kit import pick_hero
 from games.tables import services
 from games.tables.models import Action, Game, Player, Seat, Table, TableStatus
-from tests.tables.helpers import open_table
+from tests.tables.helpers import open_table, session_for
 
 
 def full_table(names=("Ann", "Bob"), **settings):
@@ -94,6 +95,34 @@ def test_a_legal_decision_is_applied_saved_and_logged():
     assert version == game.version > state.version
     action = Action.objects.get(game=game)
     assert (action.seat, action.key, action.version) == (seat, choices[0].key, version)
+
+
+@pytest.mark.django_db
+def test_a_sockets_decision_is_made_by_whoever_its_session_names_now():
+    table, players = started_table()
+    state = current_state(table)
+    seat, choices = deciding(state)
+    key = session_for(players[seat])
+    # Another seat's session is refused as its player is; nobody's, none at all and one
+    # unknown to the store (logged out) name no seated player.
+    with pytest.raises(services.ServiceError, match="not your decision"):
+        services.do_session_act(
+            table, session_for(players[1 - seat]), choices[0].key, state.version
+        )
+    for other in (session_for(), "", "no-such-session"):
+        with pytest.raises(services.Forbidden):
+            services.do_session_act(table, other, choices[0].key, state.version)
+    assert Game.objects.get(table=table).version == state.version
+    version, player_id = services.do_session_act(table, key, choices[0].key, state.version)
+    assert (version, player_id) == (Game.objects.get(table=table).version, players[seat].pk)
+    action = Action.objects.get(version=version)
+    assert (action.seat, action.player_id, action.key) == (seat, players[seat].pk, choices[0].key)
+    SessionStore(session_key=key).flush()  # logged out since: that session decides nothing
+    state = current_state(table)
+    seat_now, choices_now = deciding(state)
+    with pytest.raises(services.Forbidden):
+        services.do_session_act(table, key, choices_now[0].key, state.version)
+    assert Game.objects.get(table=table).version == state.version
 
 
 @pytest.mark.django_db

@@ -44,7 +44,8 @@ def orm_rows(table_id: int) -> tuple[Table, list[Seat]]:
 
 def assert_same(table_id: int) -> None:
     with transaction.atomic():
-        table, seats = rows.decision_rows(table_id)
+        table, seats, session = rows.decision_rows(table_id)
+    assert session is None  # none was named
     expected, expected_seats = orm_rows(table_id)
     assert fields_of(table) == fields_of(expected)
     assert fields_of(table.host) == fields_of(expected.host)
@@ -210,3 +211,49 @@ def test_a_socket_rereads_its_session_and_a_logged_out_one_reads_as_nobody():
     store.flush()  # logged out: the row is gone
     assert fresh_session(SimpleNamespace(session_key=store.session_key)) == {}
     assert fresh_session(SimpleNamespace(session_key=None)) == {}
+
+
+def test_a_decisions_first_reads_bring_the_named_sessions_data_as_the_store_reads_it():
+    table, players = started_table()
+    store = SessionStore()
+    store["kilforth_player_id"] = players[0].pk
+    store.create()
+    with transaction.atomic():
+        found = rows.decision_rows(table.pk, store.session_key)
+    assert found.table.pk == table.pk and [s.number for s in found.seats] == [0, 1]
+    assert found.session == rows.session_data(store.session_key)
+    assert SessionStore().decode(found.session) == {"kilforth_player_id": players[0].pk}
+    # Expired or logged out, it reads as none, as the store reads it.
+    Session.objects.filter(pk=store.session_key).update(
+        expire_date=timezone.now() - timedelta(seconds=1)
+    )
+    with transaction.atomic():
+        assert rows.decision_rows(table.pk, store.session_key).session is None
+    store.flush()
+    with transaction.atomic():
+        assert rows.decision_rows(table.pk, store.session_key).session is None
+        assert rows.decision_rows(table.pk, "").session is None
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL pass sends them")
+def test_on_postgresql_a_decisions_session_comes_in_its_first_round_trip():
+    # Sent in pipeline mode with the table's rows, it waits for no result of its own: libpq's
+    # pipeline is on while each of the three statements is sent.
+    from psycopg import pq
+
+    table, players = started_table()
+    store = SessionStore()
+    store["kilforth_player_id"] = players[1].pk
+    store.create()
+    sent = []
+
+    def note(execute, sql, params, many, context):
+        if sql.startswith("SELECT"):
+            status = connection.connection.pgconn.pipeline_status
+            sent.append((sql.split(" FROM ")[1].split()[0], status == pq.PipelineStatus.ON))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(note), transaction.atomic():
+        found = rows.decision_rows(table.pk, store.session_key)
+    assert sent == [('"tables_table"', True), ('"tables_seat"', True), ('"django_session"', True)]
+    assert SessionStore().decode(found.session) == {"kilforth_player_id": players[1].pk}
