@@ -41,6 +41,7 @@ from .kits import GameKit
 
 if TYPE_CHECKING:
     from .rendering import TableSnapshot
+    from .rows import Later
 
 STATES_KEPT = 256
 SNAPSHOTS_KEPT = 512
@@ -164,18 +165,23 @@ _offered = local()
 
 
 class Offer(NamedTuple):
-    """A snapshot a decision built, with its game's state document as the decision saved it
-    and its seats as a table message tells them (realtime.SeatFacts)."""
+    """A snapshot a decision built, with its game's state document as the decision saved it,
+    its seats as a table message tells them (realtime.SeatFacts), and who watches the table
+    (its presence rows, read with the decision's writes)."""
 
     snapshot: TableSnapshot
     document: str
     seats: list[tuple]
+    viewers: Later
 
 
-def offer_snapshot_on_commit(snapshot: TableSnapshot, document: str, seats: list[tuple]) -> None:
+def offer_snapshot_on_commit(
+    snapshot: TableSnapshot, document: str, seats: list[tuple], viewers: Later
+) -> None:
     """Offer a snapshot this transaction built, once (and only if) it commits: the broadcast
     that the same commit runs next takes it."""
-    transaction.on_commit(lambda: setattr(_offered, "offer", Offer(snapshot, document, seats)))
+    offer = Offer(snapshot, document, seats, viewers)
+    transaction.on_commit(lambda: setattr(_offered, "offer", offer))
 
 
 def take_offer(table_id: int) -> Offer | None:

@@ -209,13 +209,19 @@ def message_of(
 
 
 def _message(
-    table_id: int, slug: str, version: int, host_id: int | None, seats: list[SeatFacts]
+    table_id: int,
+    slug: str,
+    version: int,
+    host_id: int | None,
+    seats: list[SeatFacts],
+    viewers: list[tuple[str, int | None, str]] | None = None,
 ) -> tuple[dict, frozenset[str]]:
-    """`message_of`, with the server processes holding the table's sockets."""
+    """`message_of`, with the server processes holding the table's sockets (`viewers`: the
+    table's presence rows, if read already)."""
     from .rendering import presence_among
 
     online, spectators, processes = presence_among(
-        table_id, host_id, {pid for pid, _, _, _ in seats if pid is not None}
+        table_id, host_id, {pid for pid, _, _, _ in seats if pid is not None}, viewers
     )
     # Since when each seated player who is offline has been away (epoch ms), for "away since".
     away = sorted(
@@ -266,7 +272,7 @@ def broadcast_table(table_id: int, lobby: bool = True) -> None:
     if offer is not None:
         table = offer.snapshot.table
         message, processes = _message(
-            table_id, table.slug, table.version, table.host_id, offer.seats
+            table_id, table.slug, table.version, table.host_id, offer.seats, offer.viewers.rows()
         )
         elsewhere = _elsewhere(processes)
         if settings.KILFORTH_SHARE_SNAPSHOTS and elsewhere:

@@ -62,9 +62,16 @@ def read_presence(table_id: int) -> Presence:
     return presence_among(table_id, host_id, seated)
 
 
-def presence_among(table_id: int, host_id: int | None, seated: set[int]) -> Presence:
-    """`read_presence` for a caller that has read the host and the seated players already."""
-    viewers = presence_rows(table_id)
+def presence_among(
+    table_id: int,
+    host_id: int | None,
+    seated: set[int],
+    viewers: list[tuple[str, int | None, str]] | None = None,
+) -> Presence:
+    """`read_presence` for a caller that has read the host and the seated players already (and
+    `viewers`, the table's `presence_rows`, if it has read those too)."""
+    if viewers is None:
+        viewers = presence_rows(table_id)
     online = sorted({pid for _, pid, _ in viewers if pid in seated})
     watchers = {viewer for viewer, pid, _ in viewers if pid not in seated and pid != host_id}
     return Presence(online, len(watchers), frozenset(process for _, _, process in viewers))

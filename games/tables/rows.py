@@ -322,18 +322,56 @@ def insert(instance: Model) -> None:
 def presence_rows(table_id: int) -> list[tuple[str, int | None, str]]:
     """(viewer, player id, server process) of every open socket on a table (`Connection`
     rows)."""
+    return presence_later(table_id).rows()
+
+
+def presence_later(table_id: int) -> Later:
+    """`presence_rows`, sent now and read later: inside `pipelined` (a decision's writes), it
+    goes with the block's other statements, and its rows are read after the block."""
     quote = connection.ops.quote_name
-    with connection.cursor() as cursor:
-        viewer, player, process, table = (
-            quote(Connection._meta.get_field(name).column)
-            for name in ("viewer", "player", "process", "table")
-        )
+    viewer, player, process, table = (
+        quote(Connection._meta.get_field(name).column)
+        for name in ("viewer", "player", "process", "table")
+    )
+    cursor = connection.cursor()
+    try:
         cursor.execute(
             f"SELECT {viewer}, {player}, {process} FROM {quote(Connection._meta.db_table)}"
             f" WHERE {table} = %s",
             [table_id],
         )
-        return cursor.fetchall()
+    except BaseException:
+        cursor.close()
+        raise
+    return Later(cursor)
+
+
+class Later:
+    """The rows of a read, fetched when first asked for. Inside `pipelined` on PostgreSQL they
+    come with the block's other results (asking inside the block waits for all of them); on
+    other databases, and outside a block, they are fetched at once."""
+
+    __slots__ = ("_cursor", "_rows")
+
+    def __init__(self, cursor: Any) -> None:
+        self._cursor: Any = cursor
+        self._rows: list[tuple] | None = None
+        if not _in_pipeline():
+            self.rows()
+
+    def rows(self) -> list[tuple]:
+        if self._rows is None:
+            with self._cursor:
+                self._rows = self._cursor.fetchall()
+        return self._rows
+
+
+def _in_pipeline() -> bool:
+    if connection.vendor != "postgresql" or connection.connection is None:
+        return False
+    from psycopg import pq
+
+    return connection.connection.pgconn.pipeline_status != pq.PipelineStatus.OFF
 
 
 def session_data(session_key: str) -> str | None:

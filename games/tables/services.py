@@ -560,7 +560,10 @@ def _record(
             player.pk if undoable and player else None,
             last_player=player.pk if player else None,
         )
-        caches.offer_snapshot_on_commit(snapshot, document, realtime.seat_facts(seats))
+        # Who watches the table is read with the writes (rows.pipelined: in their round trip),
+        # not after the commit: the broadcast tells it.
+        viewers = rows.presence_later(table.pk)
+        caches.offer_snapshot_on_commit(snapshot, document, realtime.seat_facts(seats), viewers)
     # A decision changes no lobby row (seats, status, watchers) unless it ended the game.
     _touch(table, lobby=ended)
 

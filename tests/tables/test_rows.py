@@ -9,7 +9,8 @@ from django.contrib.sessions.models import Session
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
-from games.tables import rows
+from games.kilforth import adapter
+from games.tables import realtime, rows
 from games.tables.consumers import fresh_session
 from games.tables.models import Action, Connection, Game, Player, Seat, Table
 from tests.tables.helpers import open_table
@@ -257,3 +258,34 @@ def test_on_postgresql_a_decisions_session_comes_in_its_first_round_trip():
         found = rows.decision_rows(table.pk, store.session_key)
     assert sent == [('"tables_table"', True), ('"tables_seat"', True), ('"django_session"', True)]
     assert SessionStore().decode(found.session) == {"kilforth_player_id": players[1].pk}
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL pass sends them")
+def test_on_postgresql_who_watches_is_read_with_a_decisions_writes_not_after_its_commit(
+    django_capture_on_commit_callbacks,
+):
+    from psycopg import pq
+
+    from games.tables import services
+    from tests.tables.test_game_flow import current_state
+
+    table, players = started_table()
+    Connection.objects.create(table=table, channel_name="w", viewer="anon-key", process="p2")
+    state = current_state(table)
+    seat = state.waiting_for[0]
+    key = adapter.legal(state, seat)[0].key
+    sent = []
+
+    def note(execute, sql, params, many, context):
+        status = connection.connection.pgconn.pipeline_status
+        sent.append((sql.split()[0], "tables_connection" in sql, status == pq.PipelineStatus.ON))
+        return execute(sql, params, many, context)
+
+    with (
+        connection.execute_wrapper(note),
+        django_capture_on_commit_callbacks(execute=True),  # the broadcast after the commit
+    ):
+        services.do_act(table, players[seat], key, state.version)
+    reads = [on for verb, watchers, on in sent if watchers]
+    assert reads == [True]  # once, in the writes' round trip
+    assert realtime.take_broadcast(table.pk)["spectators"] == 1
