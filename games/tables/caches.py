@@ -1,6 +1,6 @@
 """Every per-process cache of the platform, and the one story of when each entry goes.
 
-The database is the truth; these only save work. Four caches, all keyed by a table or game:
+The database is the truth; these only save work. Five caches, all keyed by a table or game:
 
 - **parsed game states**, by (table slug, version): a committed version never changes, so the
   process that applied a decision keeps its new state (once the transaction commits) and every
@@ -15,6 +15,9 @@ The database is the truth; these only save work. Four caches, all keyed by a tab
   (`replays.py`), every CHECKPOINT-th step, so stepping through a long game replays a few
   decisions, not all of them.
   A step's state never changes, so these only age out (least recently used).
+- **table heads**, by the table and every field its head shows (`head`): the name, options,
+  host, status and watchers atop the live fragment, the same from one decision to the next.
+  Kept by what they show, they are never stale, and only age out too.
 
 When entries go:
 1. A newer version of a table supersedes its older states and snapshots at once (sockets only
@@ -40,6 +43,8 @@ from .frames import Renderings
 from .kits import GameKit
 
 if TYPE_CHECKING:
+    from django.utils.safestring import SafeString
+
     from .rendering import TableSnapshot
     from .rows import Later
 
@@ -252,11 +257,33 @@ def cached_states() -> int:
         return len(_states)
 
 
+# -- table heads, by every field they show (rendering.TableSnapshot.head) ------------------------
+
+HEADS_KEPT = 1024
+_heads: OrderedDict[tuple, SafeString] = OrderedDict()
+
+
+def head(key: tuple, make: Callable[[], SafeString]) -> SafeString:
+    """The head kept for `key`, else made now (`make`) and kept."""
+    with _lock:
+        found = _heads.get(key)
+        if found is not None:
+            _heads.move_to_end(key)
+            return found
+    made = make()
+    with _lock:
+        _heads[key] = made
+        while len(_heads) > HEADS_KEPT:
+            _heads.popitem(last=False)
+    return made
+
+
 def forget_all() -> None:
     """As after a restart (tests)."""
     with _lock:
         _states.clear()
         _checkpoints.clear()
+        _heads.clear()
     _snapshots.clear()
     _presenced.clear()
     renderings.views.clear()

@@ -12,6 +12,7 @@ from datetime import datetime
 from functools import cache, cached_property
 from typing import Any, NamedTuple
 
+import orjson
 from django.db.models import Count, OuterRef, Q
 from django.template import engines
 from django.template.loader import get_template, render_to_string
@@ -201,11 +202,34 @@ class TableSnapshot:
         once for every view of this snapshot (its name, options, host, status and watchers:
         the kit's and the model's labels cost more than the rest of the fragment's chrome)."""
         if self._head is None or self._head[0] != self.spectators:
-            html = get_template("tables/_table_head.html", using="jinja2").render(
-                {"table": self.table, "spectators": self.spectators}
-            )
-            self._head = (self.spectators, SafeString(html.strip()))  # autoescaped
+            self._head = (self.spectators, _head(self.table, self.spectators))
         return self._head[1]
+
+
+def _head(table: Table, spectators: int) -> SafeString:
+    """`tables/_table_head.html` for the table as it stands, kept by every field it shows
+    (`caches.head`): a table's head is the same from one decision to the next, so each
+    version's snapshot takes the head made before."""
+    key = (
+        table.pk,
+        table.name,
+        table.game,
+        orjson.dumps(table.options, option=orjson.OPT_SORT_KEYS),
+        table.visibility,
+        table.pace,
+        table.host_id,
+        table.host.name,
+        table.status,
+        spectators,
+    )
+
+    def make() -> SafeString:
+        html = get_template("tables/_table_head.html", using="jinja2").render(
+            {"table": table, "spectators": spectators}
+        )
+        return SafeString(html.strip())  # autoescaped
+
+    return caches.head(key, make)
 
 
 def load_snapshot(table_id: int, presence: bool = True) -> TableSnapshot | None:

@@ -8,14 +8,18 @@ import pytest
 from django.urls import set_script_prefix
 from jinja2 import Template
 
+from games.kilforth import adapter
+from games.tables import caches, services
 from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
+from games.tables.models import Player, Table
 from games.tables.rendering import load_snapshot, render_table_live
-from tests.tables.test_game_flow import started_table
+from tests.tables.test_game_flow import current_state, started_table
 
 pytestmark = pytest.mark.django_db
 
 
 def test_the_table_s_head_is_made_once_for_every_view_of_a_snapshot(monkeypatch):
+    caches.forget_all()  # as a process starts: no head made yet
     table, players = started_table()
     snapshot = load_snapshot(table.pk)
     made = []
@@ -62,3 +66,36 @@ def test_the_live_fragment_s_addresses_follow_the_script_prefix():
     # Rendered again under the default prefix, as the next request would be.
     again = render_table_live(snapshot, players[0].pk, PLAYER_ACCESS)
     assert f'href="/t/{table.slug}/log/"' in again
+
+
+def test_a_tables_head_is_kept_from_one_version_to_the_next_and_made_again_when_it_changes(
+    monkeypatch,
+):
+    caches.forget_all()
+    table, players = started_table()
+    made = []
+    real = Template.render
+
+    def counting(self, *args, **kwargs):
+        if self.name == "tables/_table_head.html":
+            made.append(self.name)
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Template, "render", counting)
+    first = load_snapshot(table.pk)
+    head = str(first.head)
+    state = current_state(table)
+    seat = state.waiting_for[0]
+    services.do_act(table, players[seat], adapter.legal(state, seat)[0].key, state.version)
+    later = load_snapshot(table.pk)
+    assert later.table.version > first.table.version and later is not first
+    assert str(later.head) == head and len(made) == 1  # the next version takes it whole
+    # Whatever the head shows, changed, makes it again: the name, the host's name, watchers.
+    Table.objects.filter(pk=table.pk).update(name="Renamed table")
+    assert "<bdi>Renamed table</bdi>" in str(load_snapshot(table.pk).head)
+    Player.objects.filter(pk=players[0].pk).update(name="Annabel")
+    assert "<bdi>Annabel</bdi>" in str(load_snapshot(table.pk).head)
+    renamed = load_snapshot(table.pk)
+    renamed.spectators = 3
+    assert "3 watching" in str(renamed.head)
+    assert len(made) == 4
