@@ -8,16 +8,28 @@ not read it back. What that snapshot shows every viewer must be exactly what a f
 import json
 import random
 import re
+import threading
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
 from games.kilforth import adapter
-from games.tables import bots, caches, consumers, heartbeat, kits, realtime, rendering, services
+from games.tables import (
+    bots,
+    caches,
+    consumers,
+    heartbeat,
+    kits,
+    realtime,
+    rendering,
+    rows,
+    services,
+)
 from games.tables.identity import PLAYER_ACCESS, SPECTATOR_ACCESS
 from games.tables.models import Connection, Game, Player, Seat, Table
 from games.tables.rendering import (
@@ -307,3 +319,30 @@ def test_a_decision_goes_to_other_processes_with_its_snapshot_only_when_they_hol
     message, elsewhere = decide()
     assert elsewhere is True and message["spectators"] == 1
     assert unpack_snapshot(message["snapshot"]).table.version == message["version"]
+
+
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks: PostgreSQL's")
+def test_a_socket_joining_while_a_decision_holds_the_table_writes_its_row_after_the_commit():
+    """A decision's broadcast tells who watches as its writes read it, before its commit: a
+    socket joining meanwhile (in any process) cannot be missed, because its row waits for
+    the decision's commit (the row's foreign key locks the table's row for key share, which
+    the decision holds for update), and then it reads the table, decision included."""
+    table, players = started_table()
+    joined = threading.Event()
+
+    def join() -> None:
+        try:
+            services.do_connect(Table(pk=table.pk), "joining", "s-watcher", None)
+        finally:
+            connection.close()
+            joined.set()
+
+    with transaction.atomic():
+        rows.decision_rows(table.pk)  # the table's row locked, as every decision locks it
+        thread = threading.Thread(target=join)
+        thread.start()
+        assert not joined.wait(0.5)  # the joining socket's row waits for the commit
+        assert "s-watcher" not in {viewer for viewer, _, _ in rows.presence_rows(table.pk)}
+    assert joined.wait(10)
+    thread.join()
+    assert Connection.objects.filter(channel_name="joining", table=table).exists()
