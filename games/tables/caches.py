@@ -34,7 +34,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Callable
 from threading import Lock, local
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from channels.db import database_sync_to_async
 from django.db import transaction
@@ -71,11 +71,9 @@ def state_at(
     Engine states are never changed in place (`act` returns a new state), so sharing is safe.
     """
     key = (slug, version)
-    with _lock:
-        state = _states.get(key)
-        if state is not None:
-            _states.move_to_end(key)
-            return state
+    state = _recent(_states, key)
+    if state is not None:
+        return state
     text = document()
     if text is None:
         return None
@@ -216,19 +214,11 @@ def keep(snapshot: TableSnapshot) -> None:
 
 def checkpoint(game: tuple, step: int) -> object | None:
     """A remembered replay state of `game` (a key naming one game) after `step` decisions."""
-    with _lock:
-        state = _checkpoints.get((game, step))
-        if state is not None:
-            _checkpoints.move_to_end((game, step))
-        return state
+    return _recent(_checkpoints, (game, step))
 
 
 def remember_checkpoint(game: tuple, step: int, state: object) -> None:
-    with _lock:
-        _checkpoints[(game, step)] = state
-        _checkpoints.move_to_end((game, step))
-        while len(_checkpoints) > CHECKPOINTS_KEPT:
-            _checkpoints.popitem(last=False)
+    _keep_recent(_checkpoints, (game, step), state, CHECKPOINTS_KEPT)
 
 
 # -- forgetting ----------------------------------------------------------------------------
@@ -265,17 +255,32 @@ _heads: OrderedDict[tuple, SafeString] = OrderedDict()
 
 def head(key: tuple, make: Callable[[], SafeString]) -> SafeString:
     """The head kept for `key`, else made now (`make`) and kept."""
+    found = _recent(_heads, key)
+    if found is None:
+        found = make()
+        _keep_recent(_heads, key, found, HEADS_KEPT)
+    return found
+
+
+# -- least recently used, under the one lock --------------------------------------------------
+
+
+def _recent(kept: OrderedDict, key: object) -> Any:
+    """The entry kept for `key` (None if there is none), now the most recently used."""
     with _lock:
-        found = _heads.get(key)
+        found = kept.get(key)
         if found is not None:
-            _heads.move_to_end(key)
-            return found
-    made = make()
+            kept.move_to_end(key)
+        return found
+
+
+def _keep_recent(kept: OrderedDict, key: object, value: object, bound: int) -> None:
+    """Keep `value` for `key` as the most recently used; the least recent beyond `bound` go."""
     with _lock:
-        _heads[key] = made
-        while len(_heads) > HEADS_KEPT:
-            _heads.popitem(last=False)
-    return made
+        kept[key] = value
+        kept.move_to_end(key)
+        while len(kept) > bound:
+            kept.popitem(last=False)
 
 
 def forget_all() -> None:
