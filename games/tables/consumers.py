@@ -393,11 +393,11 @@ class TableConsumer(DirectDispatch, AsyncWebsocketConsumer):
         # services check the seat under the table's lock, and read the table there). A
         # decision reads the session (Django's database store) with the table's rows, in one
         # round trip.
-        key = getattr(self.scope["session"], "session_key", None)
+        session_key = getattr(self.scope["session"], "session_key", None)
         if action == "act" and settings.SESSION_ENGINE == DATABASE_SESSIONS:
             try:
                 _, self.player_id = services.do_session_act(
-                    table, key, message.get("key"), _version(message)
+                    table, session_key, message.get("key"), _version(message)
                 )
             except services.ServiceError:
                 self._refused(fresh_session(self.scope["session"]))

@@ -1,16 +1,17 @@
 """A decision's statements, without Django's query compiler.
 
 Every decision reads its table (locked), the table's host and game, and every seat with its player
-(`services._decision_rows`); it writes the game, its `Action`, the seats' clocks and the table's
-version; its broadcast reads who is watching; and the socket that sent it reads its session again
-(`session_data`: a session logged out since must not decide). Through the ORM, compiling those
-statements cost more than running them: about 2 ms of CPU a decision for the two reads alone on
-this machine, most of it building and compiling one column expression per field, again for every
-decision (docs/benchmarks.md). Here each statement's SQL and each column's converters are made once
-per database, and the rows are turned into the same model instances the ORM builds: `Model.from_db`
-with the values the field converters gave, the related rows put in the caches `select_related`
-fills, the fields left out deferred. A write's values are prepared by their fields, as the ORM
-prepares them. Every name in the SQL comes from the models' `_meta`.
+(`services._decision_rows`), with the session of the socket that sent it (`session_data`: a
+session logged out since must not decide); it writes the game, its `Action`, the seats' clocks
+and the table's version, and reads who is watching for its broadcast (`presence_later`).
+Through the ORM, compiling those statements cost more than running them: about 2 ms of CPU a
+decision for the two reads alone on this machine, most of it building and compiling one column
+expression per field, again for every decision (docs/benchmarks.md). Here each statement's SQL and
+each column's converters are made once per database, and the rows are turned into the same model
+instances the ORM builds: `Model.from_db` with the values the field converters gave, the related
+rows put in the caches `select_related` fills, the fields left out deferred. A write's values are
+prepared by their fields, as the ORM prepares them. Every name in the SQL comes from the models'
+`_meta`.
 """
 
 from __future__ import annotations
