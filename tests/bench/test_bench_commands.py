@@ -125,7 +125,7 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
         "p99 <= 2x the floor",
         "idle socket <= the floor + 10 KB",
         "a decision's timeline (medians over",
-        "session read",
+        "SQL SELECT django_session",  # a decision's session, read with the table's rows
         "SQL UPDATE tables_game",
         "last viewer's frame sent",
     ]:

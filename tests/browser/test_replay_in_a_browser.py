@@ -106,7 +106,9 @@ def test_a_finished_game_is_stepped_by_day_or_round_and_with_every_hand_revealed
     expect(where).to_contain_text(f"Decision {steps[2]} of")
     expect(where).to_contain_text(labels[2])
     expect(page.locator('a[rel="prev-phase"]')).to_contain_text(labels[1])
-    # The slider: where it points is shown as it moves, and letting go goes there.
+    # The slider: where it points is shown as it moves, and letting go goes there (once the
+    # page the link opened has run its script: replay.js is deferred).
+    page.wait_for_load_state("load")
     page.locator("#replay-step").fill(str(steps[1] + 1))
     expect(where).to_contain_text(f"Decision {steps[1] + 1} of")
     expect(page.locator("output.replay-output")).to_have_text(f"{steps[1] + 1} · {labels[1]}")
