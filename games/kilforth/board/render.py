@@ -402,6 +402,12 @@ def _cells(
                 }
             )
     here = heroes[viewer]["loc"] if viewer in heroes else None
+    # The cells that hold something of the viewer's, known at once from the public layer.
+    seats_own = (
+        public.cells_of(picture.get("map"), viewer)
+        if public is not None and viewer is not None
+        else None
+    )
     ancients_at: dict[int, list[dict]] = {}
     for a in public.ancients if public is not None else _ancients(picture):
         if a["in_play"] and a["loc"] is not None:
@@ -409,7 +415,11 @@ def _cells(
     cells: list[dict | Kept] = []
     for i, loc in enumerate(picture.get("map") or []):
         idx = loc.get("index", i)
-        if public is not None and not _cell_is_own(loc, idx, viewer, reach, here):
+        if public is not None and (
+            (idx not in reach and idx != here and idx not in seats_own)
+            if seats_own is not None
+            else not _cell_is_own(loc, idx, viewer, reach, here)
+        ):
             cells.append(public.cells[i])
             continue
         if own is not None:
@@ -490,6 +500,25 @@ def _cell_is_own(
             except (TypeError, ValueError):
                 continue
     return False
+
+
+def _seat_cells(board: list[dict]) -> dict[int, frozenset[int]]:
+    """By seat, the indices of the cells of `board` that hold its hero, a foe of its or its
+    progress on an encounter: `_cell_is_own`'s questions of every cell, asked once for all."""
+    found: dict[int, set[int]] = {}
+    for i, loc in enumerate(board):
+        idx = loc.get("index", i)
+        for seat in loc.get("heroes") or ():
+            found.setdefault(seat, set()).add(idx)
+        for e in loc.get("encounters") or ():
+            for seat in e.get("enemies") or ():
+                found.setdefault(seat, set()).add(idx)
+            for seat in e.get("progress") or ():
+                try:
+                    found.setdefault(int(seat), set()).add(idx)
+                except (TypeError, ValueError):
+                    continue
+    return {seat: frozenset(cells) for seat, cells in found.items()}
 
 
 def _loc_text(loc: dict) -> str:
@@ -641,6 +670,20 @@ class Public:
     # described there (the success number they are described with being the same).
     lines_before: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
     keys_before: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
+    # The map the layer was made from (the pictures of its state share it: `public_facts`) and,
+    # by seat, the indices of its cells that hold something of that seat's (`_seat_cells`).
+    map: list[dict] | None = None
+    seat_cells: dict[int, frozenset[int]] | None = None
+
+    def cells_of(self, picture_map: object, viewer: int) -> frozenset[int] | None:
+        """The cells of `picture_map` that show `viewer`'s hero, standee, foes or progress
+        (what `_cell_is_own` asks of each cell, reach and whereabouts aside), read from the
+        layer's map once for every seat; None when the picture does not share that map."""
+        if picture_map is not self.map or self.map is None:
+            return None
+        if self.seat_cells is None:
+            self.seat_cells = _seat_cells(self.map)
+        return self.seat_cells.get(viewer, frozenset())
 
     def _event_key(self, event: dict) -> bytes | None:
         kept = self.event_keys.get(id(event))
@@ -824,6 +867,7 @@ def _public_of(
         status=_status(public_picture, person),
         ancients=_ancients(public_picture),
         result=_result(public_picture, person),
+        map=public_picture.get("map"),
     )
     succ_min = picture.get("success_min", 5)
     if earlier is not None:
