@@ -251,3 +251,58 @@ def test_a_view_made_without_its_state_keeps_no_own_record():
         view(state, 0), viewer=0, players=players(2), online=set(), table_slug="s"
     )
     assert plain["own"] is None
+
+
+@pytest.mark.parametrize(("edition", "mode", "heroes"), [CONFIGS[0], CONFIGS[5], CONFIGS[-1]])
+def test_views_sharing_the_states_public_facts_are_the_views_made_without_the_layer(
+    edition, mode, heroes
+):
+    # As a server makes them (the kit's adapter): every picture of the state shares its public
+    # facts, whose map the layer reads once for which cells hold each seat's own.
+    from games.kilforth.engine import public_facts
+
+    # Names of their own, so that the layers are made here, of these facts (not kept from
+    # another test's views of the same states).
+    names = {seat: f"Shared {seat}" for seat in range(heroes)}
+    for state in sample(edition, mode, heroes, n=12):
+        facts = public_facts(state)
+        for viewer in [*range(heroes), None]:
+            plain = render_board(
+                view(state, viewer), viewer=viewer, players=names, online=set(), table_slug="f"
+            )
+            shared = render_board(
+                view(state, viewer, facts),
+                viewer=viewer,
+                players=names,
+                online=set(),
+                table_slug="f",
+                source=state,
+            )
+            assert shared == plain, (state.version, viewer)
+
+
+def test_the_cells_holding_a_seats_own_are_read_once_from_the_layers_map():
+    from games.kilforth.engine import public_facts
+
+    # Names of their own: the layers other tests made of these states read other facts' maps.
+    names = {seat: f"Cells {seat}" for seat in range(4)}
+    for state in playout("gloom", "competitive", 4, seed=5)[20:160:7]:
+        facts = public_facts(state)
+        context = board_render.board_context(
+            view(state, None, facts),
+            viewer=None,
+            players=names,
+            online=set(),
+            table_slug="c",
+            source=state,
+        )
+        public = context["public"]
+        for seat in range(4):
+            asked = {
+                loc["index"]
+                for loc in facts["map"]
+                if board_render._cell_is_own(loc, loc["index"], seat, {}, None)
+            }
+            assert public.cells_of(facts["map"], seat) == asked, (state.version, seat)
+        # A picture with a map of its own (not the state's shared facts) is asked cell by cell.
+        assert public.cells_of(view(state, 0)["map"], 0) is None
