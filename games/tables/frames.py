@@ -161,8 +161,10 @@ class Skeleton(NamedTuple):
         their texts (a Kilforth board's skeleton is about 12 KiB). A kit that keeps its
         skeletons keeps them read, not as their text."""
         parts, texts = _read(skeleton)
+        interned = tuple(sys.intern(text) for text in texts)
+        _know_plain(interned)
         return cls(
-            tuple(sys.intern(text) for text in texts),
+            interned,
             tuple(sys.intern(part_id) for part_id, _ in parts),
             tuple(body for _, body in parts),
         )
@@ -352,14 +354,34 @@ class Rendering:
 
 def _unversioned(texts: tuple[str, ...]) -> tuple[str, ...]:
     """The texts around a rendering's parts without their version attributes: what its
-    skeleton's fingerprint is made of. Most are a kit's skeleton's own (interned) texts, whose
-    hashes Python keeps, so only the few that carry a version are searched and made again."""
+    skeleton's fingerprint is made of. Most are a kit's skeleton's own (interned) texts, known
+    to carry none (`_plain`: by the object, not searched again) and whose hashes Python keeps,
+    so only the few others are searched, and those that carry a version made again."""
+    plain = _plain.get
     return tuple(
-        VERSION_ATTR.sub("", text)
+        text
+        if plain(id(text)) is text
+        else VERSION_ATTR.sub("", text)
         if ' data-version="' in text or ' data-my-turn="' in text
         else text
         for text in texts
     )
+
+
+# The skeletons' texts that carry no version attribute, by the object (each kept with its id,
+# which no other string can take while it is held). Skeletons are kept read (`read_skeleton`,
+# a kit's own); this only grows with them, and is emptied when full.
+PLAIN_KEPT = 1 << 16
+_plain: dict[int, str] = {}
+
+
+def _know_plain(texts: tuple[str, ...]) -> None:
+    """Record the texts of a skeleton just read that carry no version attribute."""
+    if len(_plain) + len(texts) > PLAIN_KEPT:
+        _plain.clear()
+    for text in texts:
+        if ' data-version="' not in text and ' data-my-turn="' not in text:
+            _plain[id(text)] = text
 
 
 _UNMADE = object()

@@ -172,3 +172,28 @@ def test_a_socket_s_rendering_of_the_unjoined_fragment_is_that_of_the_fragment()
         seat, options = deciding(state)
         services.do_act(table, people[seat], options[0].key, state.version)
         table.refresh_from_db()
+
+
+def test_a_skeletons_versioned_text_still_leaves_the_fingerprint_the_same_from_version_to_version():
+    # A skeleton's texts are read once, and those without a version attribute are not searched
+    # again (frames._plain); one that carries a version is, whichever version it shows.
+    def fragment(version: int) -> Unjoined:
+        skeleton = (
+            f'<div id="table-live" data-version="{version}" data-my-turn="0"><p>fixed</p>'
+            f'{slot("x")}<span id="game-board" data-version="{version}"></span>{slot("y")}</div>'
+        )
+        return compose(skeleton, {"x": f'<i id="x">{version}</i>', "y": '<b id="y">y</b>'}, False)
+
+    one, two = Rendering.of(fragment(1), 0), Rendering.of(fragment(2), 0)
+    assert one.skeleton == two.skeleton
+    assert two.changed_since(one) == (
+        '<!--[x--><i hx-swap-oob="part" id="x">2</i><!--]-->' + two.tail
+    )
+    assert 'data-version="2"' in two.tail
+    other = compose(
+        f'<div id="table-live" data-version="2" data-my-turn="0"><p>moved</p>{slot("x")}'
+        f'<span id="game-board" data-version="2"></span>{slot("y")}</div>',
+        {"x": '<i id="x">2</i>', "y": '<b id="y">y</b>'},
+        False,
+    )
+    assert Rendering.of(other, 0).skeleton != two.skeleton
