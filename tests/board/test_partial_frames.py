@@ -209,3 +209,40 @@ def test_log_groups_kept_from_a_views_last_board_read_as_groups_made_afresh(view
     # Warm, a view makes the group its decision's events went to, and sometimes the next one.
     warm_made = len(made) - LOG_GROUPS * len(order)
     assert warm_made <= 2.5 * len(order)
+
+
+@pytest.mark.parametrize("viewer", [None, 1])
+def test_a_views_next_board_asks_only_the_new_events_lines_and_the_row_under_them(
+    viewer, monkeypatch
+):
+    # A decision adds its events to the newest group: the rows shown before stay (the same
+    # lines, the same day headings), but for the newest of them, whose day heading depends on
+    # the row now above it. The group below the newest is made again when the day above it
+    # changes: only its newest row can change then.
+    import dataclasses
+
+    from games.kilforth.board import parts
+
+    asked = []
+    group_rows = parts._group_rows
+
+    def counting(log, *rest):
+        def line(event):
+            asked.append(id(event))
+            return log.line(event)
+
+        return group_rows(dataclasses.replace(log, line=line), *rest)
+
+    monkeypatch.setattr(parts, "_group_rows", counting)
+    states = playout("gloom", "competitive", 4, seed=3)[30:110]
+    parts.forget()
+    board(states[0], viewer)
+    shown = {id(e) for e in view(states[0], viewer)["log"]}
+    for state in states[1:]:
+        asked.clear()
+        board(state, viewer)
+        events = view(state, viewer)["log"]
+        new = [e for e in events if id(e) not in shown]
+        # Each group made again asks for its new events' lines and for one row shown before.
+        assert len(asked) <= len(new) + 2, (state.version, len(asked), len(new))
+        shown = {id(e) for e in events}

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from threading import Lock
+from typing import NamedTuple
 
 import orjson
 from django.template import engines
@@ -111,10 +112,21 @@ def _plain(value: object) -> object:
 LOG_GROUP = 10
 LOG_GROUPS = 6
 # Per view (log_text.LogTail.view), the groups its last board showed: (their events, the day
-# above them, their part's HTML). Bounded: up to 6 groups of about 1 KiB per view (the events
-# are the states' own objects).
+# above them, their part's HTML, its rows newest first). Bounded: up to 6 groups of about 1 KiB
+# per view (the events are the states' own objects, the rows the lines' own strings).
 RINGS_KEPT = 1024
-_rings: OrderedDict[tuple, dict[int, tuple[tuple | None, int | None, SafeString]]] = OrderedDict()
+
+
+class Group(NamedTuple):
+    """A group of the log as a view's board last showed it."""
+
+    events: tuple | None  # None: the log is empty ("nothing yet" is said)
+    above: int | None  # the day of the row above its newest (None: no row)
+    body: SafeString
+    rows: tuple[SafeString, ...]  # newest first
+
+
+_rings: OrderedDict[tuple, dict[int, Group]] = OrderedDict()
 
 
 def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]:
@@ -134,7 +146,7 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
     newest = numbers[-1] // LOG_GROUP if events else 0
     with _lock:
         kept = _rings.get(log.view) or {}
-    made: dict[int, tuple[tuple | None, int | None, SafeString]] = {}
+    made: dict[int, Group] = {}
     ring: list[tuple[str, SafeString]] = [("", SafeString(""))] * LOG_GROUPS
     hi = len(events)
     above: int | None = None  # the day of the row above the group's newest (None: no row)
@@ -144,22 +156,23 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
         lo = bisect_left(numbers, group * LOG_GROUP, 0, hi)  # the group's first event
         group_events = tuple(events[lo:hi]) if events else None  # None: "nothing yet" is said
         found = kept.get(group)
-        if found is not None and found[0] == group_events and found[1] == above:
-            body = found[2]
+        if found is not None and found.events == group_events and found.above == above:
+            made[group] = found
         else:
+            rows = _group_rows(log, lo, hi, above, viewer, _grown(found, group_events, above))
             body = SafeString(
                 render(
                     "kilforth/_log_group.html",
                     {
                         "part_id": part_id,
-                        "rows": _group_rows(log, lo, hi, above, viewer),
+                        "rows": SafeString("".join(rows)),
                         "group": group,
                         "empty": not events and back == 0,
                     },
                 ).strip()
             )
-        made[group] = (group_events, above, body)
-        ring[group % LOG_GROUPS] = (part_id, body)
+            made[group] = Group(group_events, above, body, rows)
+        ring[group % LOG_GROUPS] = (part_id, made[group].body)
         if lo < hi:
             above = event_day(events[lo])
         hi = lo
@@ -171,13 +184,39 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
     return ring
 
 
+def _grown(found: Group | None, group_events: tuple | None, above: int | None) -> Group | None:
+    """The group as the view showed it last, if its events are the first of `group_events`
+    (the same objects: the newest group, a decision's events added to it, or the group below
+    it, the day above it changed); else None."""
+    if found is None or found.events is None or group_events is None:
+        return None
+    old = found.events
+    if len(old) > len(group_events) or not all(
+        a is b for a, b in zip(old, group_events, strict=False)
+    ):
+        return None
+    return found
+
+
 def _group_rows(
-    log: LogTail, lo: int, hi: int, above: int | None, viewer: int | None
-) -> SafeString:
-    """The rows of events lo..hi-1, newest first; `above`: the day of the row above them."""
+    log: LogTail,
+    lo: int,
+    hi: int,
+    above: int | None,
+    viewer: int | None,
+    before: Group | None = None,
+) -> tuple[SafeString, ...]:
+    """The rows of events lo..hi-1, newest first; `above`: the day of the row above them.
+
+    `before` (`_grown`): the group as shown last, its events the oldest of these. Only the new
+    events' rows are made, and the row of the newest event before, whose day heading depends
+    on the row now above it (or on `above`); the rows below that are the same as they were."""
     out = []
     prev_day = above
-    for i in range(hi - 1, lo - 1, -1):
+    stop = lo - 1
+    if before is not None and before.events is not None:
+        stop = lo + len(before.events) - 2  # down to the newest event shown before, included
+    for i in range(hi - 1, stop, -1):
         line = log.line(log.events[i])
         new_day = line.day != prev_day
         prev_day = line.day
@@ -192,7 +231,9 @@ def _group_rows(
                 render("kilforth/_log_row.html", {"r": row}).strip()
             )
         out.append(html)
-    return SafeString("".join(out))
+    if before is not None:
+        out.extend(before.rows[1:])
+    return tuple(out)
 
 
 @lru_cache(maxsize=16)
