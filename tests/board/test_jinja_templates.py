@@ -191,3 +191,30 @@ def test_an_address_follows_the_script_prefix_it_is_served_under():
     finally:
         set_script_prefix(before)
     assert jinja('{{ url("replay", "t1") }}') == "/t/t1/replay/"
+
+
+def test_a_heros_card_is_kept_by_all_it_shows_and_printed_as_its_template_prints_it():
+    env = engines["jinja2"].env
+    template = env.get_template("kilforth/_minicard.html")
+    card = {
+        "pid": "kb-hero-card-1-a0",
+        "name": AWKWARD,
+        "small": "+1 Might",
+        "gold": 3,
+        "veiled": False,
+        "kind": "asset",
+        "text": "Strike <twice>",
+        "keywords": ["iron", "blade"],
+        "where": "",
+        "extra": "minicard",
+    }
+    call = "{{ kb_minicard(pid=c.pid, name=c.name, small=c.small, gold=c.gold, veiled=c.veiled, kind=c.kind, text=c.text, keywords=c.keywords, where=c.where, extra=c.extra) }}"  # noqa: E501
+    first = jinja(call, c=card)
+    assert first == template.render(card)
+    assert "&lt;twice&gt;" in first and "Keywords: iron, blade" in first and "3g" in first
+    assert jinja(call, c=card) == first, "the same card, kept"
+    # Kept by value and type: 1 and True are equal keys to a plain cache, but print apart.
+    for small, shown in ((1, "<small>1</small>"), (True, "<small>True</small>"), (0, ""), ("", "")):
+        printed = jinja(call, c=dict(card, small=small, gold=0))
+        assert printed == template.render(dict(card, small=small, gold=0))
+        assert (shown in printed) if shown else ("<small>" not in printed)
