@@ -11,7 +11,9 @@ each column's converters are made once per database, and the rows are turned int
 instances the ORM builds: `Model.from_db` with the values the field converters gave, the related
 rows put in the caches `select_related` fills, the fields left out deferred. A write's values are
 prepared by their fields, as the ORM prepares them. Every name in the SQL comes from the models'
-`_meta`.
+`_meta`. Each function looks the database's connection up once (`_db`): Django's `connection`
+looks it up in asgiref's thread-critical storage at every attribute read (about 1.7 us each, some
+50 a decision; docs/benchmarks.md).
 """
 
 from __future__ import annotations
@@ -22,13 +24,19 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from django.contrib.sessions.models import Session
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Model
 from django.utils import timezone
 
 from .models import Connection, Game, Player, Seat, Table
 
 Converter = Callable[[Any, Any, Any], Any]
+
+
+def _db() -> Any:
+    """The default database's connection of this thread, looked up once by each function here
+    (the module's `connection` is a proxy that looks it up again at every attribute)."""
+    return connections[DEFAULT_DB_ALIAS]
 
 
 @dataclass(frozen=True)
@@ -59,17 +67,19 @@ class Columns:
     def width(self) -> int:
         return len(self.attnames)
 
-    def build(self, row: Sequence[Any], start: int) -> Model | None:
-        """The instance in `row[start:start + width]`; None for a left join that found none."""
+    def build(self, row: Sequence[Any], start: int, db: Any = None) -> Model | None:
+        """The instance in `row[start:start + width]`; None for a left join that found none.
+        `db`: the connection it was read on (else the default one)."""
         values = list(row[start : start + self.width])
         if values[0] is None:  # the primary key comes first: no row was joined
             return None
+        db = _db() if db is None else db
         for i, converters, col in self.converters:
             value = values[i]
             for convert in converters:
-                value = convert(value, col, connection)
+                value = convert(value, col, db)
             values[i] = value
-        return self.model.from_db(connection.alias, self.attnames, values)
+        return self.model.from_db(db.alias, self.attnames, values)
 
 
 @dataclass(frozen=True)
@@ -92,12 +102,13 @@ _SEAT_TABLE = Seat._meta.get_field("table")
 _made: dict[tuple[str, str], Statements] = {}
 
 
-def _statements() -> Statements:
-    key = (connection.alias, connection.vendor)
+def _statements(db: Any = None) -> Statements:
+    db = _db() if db is None else db
+    key = (db.alias, db.vendor)
     found = _made.get(key)
     if found is not None:
         return found
-    quote = connection.ops.quote_name
+    quote = db.ops.quote_name
     table = Columns.of(Table, "t")
     host = Columns.of(Player, "h")
     # Not the game's documents: the state is cached, the first state and opening are for replays.
@@ -106,7 +117,7 @@ def _statements() -> Statements:
     player = Columns.of(Player, "p")
     # Only the table's row is locked (the seats are written under its lock); SQLite has no row
     # locks and needs none: its transactions begin IMMEDIATE, one writer at a time.
-    lock = f" FOR UPDATE OF {quote('t')}" if connection.features.has_select_for_update_of else ""
+    lock = f" FOR UPDATE OF {quote('t')}" if db.features.has_select_for_update_of else ""
 
     def col(alias: str, field: Any) -> str:
         return f"{quote(alias)}.{quote(field.column)}"
@@ -156,38 +167,39 @@ def decision_rows(table_id: int, session_key: str | None = None) -> DecisionRows
     `session_key`: the session of the socket that sent the decision is read with them, in the
     same round trip (its player is whoever the session names now: a session logged out since
     names nobody), where it would otherwise take one of its own before the decision's."""
-    made = _statements()
+    db = _db()
+    made = _statements(db)
     # Sent together (`pipelined`): the transaction's start, the table, its seats (and the
     # session).
     with (
-        connection.cursor() as tables,
-        connection.cursor() as seated,
-        connection.cursor() as sessions,
+        db.cursor() as tables,
+        db.cursor() as seated,
+        db.cursor() as sessions,
     ):
         with pipelined():
             tables.execute(made.table, [table_id])
             seated.execute(made.seats, [table_id])
             if session_key:
-                sessions.execute(*_session_statement(session_key))
+                sessions.execute(*_session_statement(session_key, db))
         row = tables.fetchone()
         if row is None:
             return None
         seat_rows = seated.fetchall()
         stored = sessions.fetchone() if session_key else None
     columns = made.table_columns
-    table = columns.build(row, 0)
+    table = columns.build(row, 0, db)
     start = columns.width
-    host = made.host_columns.build(row, start)
+    host = made.host_columns.build(row, start, db)
     _HOST.set_cached_value(table, host)
-    game = made.game_columns.build(row, start + made.host_columns.width)
+    game = made.game_columns.build(row, start + made.host_columns.width, db)
     _GAME.set_cached_value(table, game)
     if game is not None:
         _GAME_TABLE.set_cached_value(game, table)
     seats = []
     width = made.seat_columns.width
     for seat_row in seat_rows:
-        seat = made.seat_columns.build(seat_row, 0)
-        _SEAT_PLAYER.set_cached_value(seat, made.player_columns.build(seat_row, width))
+        seat = made.seat_columns.build(seat_row, 0, db)
+        _SEAT_PLAYER.set_cached_value(seat, made.player_columns.build(seat_row, width, db))
         seats.append(seat)
     seats.sort(key=lambda s: s.number)
     return DecisionRows(table, seats, None if stored is None else stored[0])
@@ -208,11 +220,12 @@ def pipelined() -> Iterator[None]:
     for everything sent before it. An error in any of them is raised by the fetch or at the
     block's end, as Django's error, and the caller's transaction then rolls back as it would
     have. On other databases each statement runs as it comes, as without the block."""
-    if connection.vendor != "postgresql":
+    db = _db()
+    if db.vendor != "postgresql":
         yield
         return
-    connection.ensure_connection()
-    with connection.wrap_database_errors, connection.connection.pipeline():
+    db.ensure_connection()
+    with db.wrap_database_errors, db.connection.pipeline():
         yield
 
 
@@ -245,12 +258,14 @@ class RowCount:
 _updates: dict[tuple, tuple[str, tuple]] = {}
 
 
-def _update_statement(model: type[Model], names: tuple[str, ...], where: tuple[str, ...]) -> tuple:
+def _update_statement(
+    db: Any, model: type[Model], names: tuple[str, ...], where: tuple[str, ...]
+) -> tuple:
     """(SQL, fields to set) of `UPDATE model SET names... WHERE where... = %s`, made once."""
-    key = (connection.alias, connection.vendor, model, names, where)
+    key = (db.alias, db.vendor, model, names, where)
     found = _updates.get(key)
     if found is None:
-        quote = connection.ops.quote_name
+        quote = db.ops.quote_name
         fields = tuple(model._meta.get_field(name) for name in names)
         sets = ", ".join(f"{quote(f.column)} = %s" for f in fields)
         wheres = " AND ".join(f"{quote(_field(model, name).column)} = %s" for name in where)
@@ -269,12 +284,11 @@ def update(model: type[Model], values: dict[str, Any], **where: Any) -> RowCount
     """`model.objects.filter(**where).update(**values)` for plain values (no expressions, no
     auto_now: as QuerySet.update), each prepared by its field as the ORM prepares it; the
     number of rows changed (`int()` of it: see `pipelined`)."""
-    sql, fields = _update_statement(model, tuple(values), tuple(where))
-    params = [
-        f.get_db_prep_save(v, connection) for f, v in zip(fields, values.values(), strict=True)
-    ]
-    params += [_field(model, name).get_db_prep_value(v, connection) for name, v in where.items()]
-    with connection.cursor() as cursor:
+    db = _db()
+    sql, fields = _update_statement(db, model, tuple(values), tuple(where))
+    params = [f.get_db_prep_save(v, db) for f, v in zip(fields, values.values(), strict=True)]
+    params += [_field(model, name).get_db_prep_value(v, db) for name, v in where.items()]
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
         return RowCount(cursor.cursor)
 
@@ -287,14 +301,29 @@ def save_fields(instance: Model, names: tuple[str, ...]) -> None:
 
 def bump_version(table_id: int) -> None:
     """The table's version, one up (every change a table's viewers are shown makes one)."""
-    quote = connection.ops.quote_name
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(_made_once(db, "bump", _bump_sql), [table_id])
+
+
+def _bump_sql(quote: Callable[[str], str]) -> str:
     column = quote(Table._meta.get_field("version").column)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {quote(Table._meta.db_table)} SET {column} = {column} + 1"
-            f" WHERE {quote(Table._meta.pk.column)} = %s",
-            [table_id],
-        )
+    return (
+        f"UPDATE {quote(Table._meta.db_table)} SET {column} = {column} + 1"
+        f" WHERE {quote(Table._meta.pk.column)} = %s"
+    )
+
+
+_sql: dict[tuple[str, str, str], str] = {}
+
+
+def _made_once(db: Any, name: str, make: Callable[[Callable[[str], str]], str]) -> str:
+    """The SQL `make` writes with the database's quoting, made once per database."""
+    key = (db.alias, db.vendor, name)
+    sql = _sql.get(key)
+    if sql is None:
+        sql = _sql[key] = make(db.ops.quote_name)
+    return sql
 
 
 _inserts: dict[tuple, tuple[str, tuple]] = {}
@@ -305,18 +334,19 @@ def insert(instance: Model) -> None:
     every field but the automatic key, each given its pre-save value (`auto_now_add`) and
     prepared as the ORM prepares it; no signals (none are connected)."""
     model = type(instance)
-    key = (connection.alias, connection.vendor, model)
+    db = _db()
+    key = (db.alias, db.vendor, model)
     found = _inserts.get(key)
     if found is None:
-        quote = connection.ops.quote_name
+        quote = db.ops.quote_name
         fields = tuple(f for f in model._meta.concrete_fields if not f.primary_key)
         columns = ", ".join(quote(f.column) for f in fields)
         marks = ", ".join("%s" for _ in fields)
         sql = f"INSERT INTO {quote(model._meta.db_table)} ({columns}) VALUES ({marks})"
         found = _inserts[key] = (sql, fields)
     sql, fields = found
-    params = [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-    with connection.cursor() as cursor:
+    params = [f.get_db_prep_save(f.pre_save(instance, True), db) for f in fields]
+    with db.cursor() as cursor:
         cursor.execute(sql, params)
 
 
@@ -329,22 +359,25 @@ def presence_rows(table_id: int) -> list[tuple[str, int | None, str]]:
 def presence_later(table_id: int) -> Later:
     """`presence_rows`, sent now and read later: inside `pipelined` (a decision's writes), it
     goes with the block's other statements, and its rows are read after the block."""
-    quote = connection.ops.quote_name
+    db = _db()
+    cursor = db.cursor()
+    try:
+        cursor.execute(_made_once(db, "presence", _presence_sql), [table_id])
+    except BaseException:
+        cursor.close()
+        raise
+    return Later(cursor, db)
+
+
+def _presence_sql(quote: Callable[[str], str]) -> str:
     viewer, player, process, table = (
         quote(Connection._meta.get_field(name).column)
         for name in ("viewer", "player", "process", "table")
     )
-    cursor = connection.cursor()
-    try:
-        cursor.execute(
-            f"SELECT {viewer}, {player}, {process} FROM {quote(Connection._meta.db_table)}"
-            f" WHERE {table} = %s",
-            [table_id],
-        )
-    except BaseException:
-        cursor.close()
-        raise
-    return Later(cursor)
+    return (
+        f"SELECT {viewer}, {player}, {process} FROM {quote(Connection._meta.db_table)}"
+        f" WHERE {table} = %s"
+    )
 
 
 class Later:
@@ -354,10 +387,10 @@ class Later:
 
     __slots__ = ("_cursor", "_rows")
 
-    def __init__(self, cursor: Any) -> None:
+    def __init__(self, cursor: Any, db: Any = None) -> None:
         self._cursor: Any = cursor
         self._rows: list[tuple] | None = None
-        if not _in_pipeline():
+        if not _in_pipeline(_db() if db is None else db):
             self.rows()
 
     def rows(self) -> list[tuple]:
@@ -367,33 +400,38 @@ class Later:
         return self._rows
 
 
-def _in_pipeline() -> bool:
-    if connection.vendor != "postgresql" or connection.connection is None:
+def _in_pipeline(db: Any) -> bool:
+    if db.vendor != "postgresql" or db.connection is None:
         return False
     from psycopg import pq
 
-    return connection.connection.pgconn.pipeline_status != pq.PipelineStatus.OFF
+    return db.connection.pgconn.pipeline_status != pq.PipelineStatus.OFF
 
 
 def session_data(session_key: str) -> str | None:
     """The stored data of a session that has not expired, as Django's database session store
     reads it (`SessionStore.load`: the same row, the same expiry test); None if there is none."""
-    with connection.cursor() as cursor:
-        cursor.execute(*_session_statement(session_key))
+    db = _db()
+    with db.cursor() as cursor:
+        cursor.execute(*_session_statement(session_key, db))
         row = cursor.fetchone()
     return None if row is None else row[0]
 
 
-def _session_statement(session_key: str) -> tuple[str, list[Any]]:
+def _session_statement(session_key: str, db: Any = None) -> tuple[str, list[Any]]:
     """(SQL, parameters) of `session_data`'s read, its expiry test at this moment."""
-    quote = connection.ops.quote_name
+    db = _db() if db is None else db
+    now = _EXPIRES.get_db_prep_value(timezone.now(), db)
+    return _made_once(db, "session", _session_sql), [session_key, now]
+
+
+_EXPIRES = Session._meta.get_field("expire_date")
+
+
+def _session_sql(quote: Callable[[str], str]) -> str:
     meta = Session._meta
     data, key, expires = (
         quote(meta.get_field(name).column)
         for name in ("session_data", "session_key", "expire_date")
     )
-    now = meta.get_field("expire_date").get_db_prep_value(timezone.now(), connection)
-    return (
-        f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expires} > %s",
-        [session_key, now],
-    )
+    return f"SELECT {data} FROM {quote(meta.db_table)} WHERE {key} = %s AND {expires} > %s"
