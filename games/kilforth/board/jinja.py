@@ -59,7 +59,7 @@ def kb_minicard(
         return _minicard.__wrapped__(env, *args)
 
 
-MINICARDS_KEPT = 2048
+MINICARDS_KEPT = 1024
 
 
 @lru_cache(maxsize=MINICARDS_KEPT, typed=True)  # typed: 0, False and "" print differently
