@@ -288,9 +288,30 @@ def update(model: type[Model], values: dict[str, Any], **where: Any) -> RowCount
     sql, fields = _update_statement(db, model, tuple(values), tuple(where))
     params = [f.get_db_prep_save(v, db) for f, v in zip(fields, values.values(), strict=True)]
     params += [_field(model, name).get_db_prep_value(v, db) for name, v in where.items()]
-    with db.cursor() as cursor:
+    with _cursor_for(db, params) as cursor:
         cursor.execute(sql, params)
         return RowCount(cursor.cursor)
+
+
+# A text this long (a game's state document, tens of KiB) is sent beside its statement, not
+# quoted into it.
+LONG_TEXT = 4096
+
+
+def _cursor_for(db: Any, params: Sequence[Any]) -> Any:
+    """A cursor for a statement with `params`, through Django's wrapper (errors, logging).
+
+    Django's psycopg cursors bind parameters in the client: each value is quoted and escaped
+    into the SQL text, which for a game's state document copied and scanned it several times
+    per decision (about 6% of a decision's instructions on PostgreSQL; docs/benchmarks.md). A
+    statement with a long text goes on a cursor that sends its values beside it (PostgreSQL's
+    own parameters; psycopg prepares a statement it has run five times on the connection)."""
+    if db.vendor == "postgresql" and any(p.__class__ is str and len(p) > LONG_TEXT for p in params):
+        from psycopg import Cursor
+
+        db.ensure_connection()
+        return db._prepare_cursor(Cursor(db.connection))
+    return db.cursor()
 
 
 def save_fields(instance: Model, names: tuple[str, ...]) -> None:

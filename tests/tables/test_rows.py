@@ -105,6 +105,42 @@ def test_writes_sent_together_land_with_their_counts_known_after_the_block():
     assert Table.objects.get(pk=table.pk).version == table.version + 1
 
 
+def test_a_long_document_is_saved_exactly_alone_or_among_writes_sent_together():
+    # On PostgreSQL a text this long is sent beside its statement (server-side parameters), not
+    # quoted into it: every character must land as it was, quotes, backslashes, percent signs,
+    # dollar quotes and characters beyond ASCII among them, and the statement is still Django's
+    # (its wrappers see it: the load test's timeline, the debug log).
+    table, _ = started_table()
+    game = Game.objects.get(table=table)
+    awkward = "'\\\" %s %(x)s $$ $1 \u00e9\u2014\U0001f409 ;-- \n\t"
+    document = '{"text": "' + awkward * (rows.LONG_TEXT // len(awkward) + 1) + '"}'
+    assert len(document) > rows.LONG_TEXT
+    seen = []
+
+    def watch(execute, sql, params, many, context):
+        client = type(context["cursor"].cursor).__mro__
+        seen.append((sql, any(c.__name__ == "ClientCursor" for c in client)))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(watch), transaction.atomic():
+        saved = rows.update(
+            Game, {"state": document, "version": 77}, pk=game.pk, version=game.version
+        )
+        assert int(saved) == 1
+    assert Game.objects.get(pk=game.pk).state == document
+    with connection.execute_wrapper(watch), transaction.atomic():
+        with rows.pipelined():
+            saved = rows.update(Game, {"state": document[::-1]}, pk=game.pk, version=77)
+            rows.bump_version(table.pk)
+        assert int(saved) == 1
+    assert Game.objects.get(pk=game.pk).state == document[::-1]
+    updates = [cursor for sql, cursor in seen if sql.startswith('UPDATE "tables_game"')]
+    assert len(updates) == 2
+    if connection.vendor == "postgresql":
+        assert updates == [False, False]  # not psycopg's client-binding cursor
+        assert [c for sql, c in seen if "tables_table" in sql] == [True]  # as every other
+
+
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="the PostgreSQL pass sends them")
 def test_on_postgresql_writes_sent_together_wait_for_no_result_until_the_blocks_end():
     table, _ = started_table()
