@@ -159,7 +159,7 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
         if found is not None and found.events == group_events and found.above == above:
             made[group] = found
         else:
-            rows = _group_rows(log, lo, hi, above, viewer, _grown(found, group_events, above))
+            rows = _group_rows(log, lo, hi, above, viewer, _grown(found, group_events))
             body = SafeString(
                 render(
                     "kilforth/_log_group.html",
@@ -184,15 +184,18 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
     return ring
 
 
-def _grown(found: Group | None, group_events: tuple | None, above: int | None) -> Group | None:
+def _grown(found: Group | None, group_events: tuple | None) -> Group | None:
     """The group as the view showed it last, if its events are the first of `group_events`
     (the same objects: the newest group, a decision's events added to it, or the group below
-    it, the day above it changed); else None."""
+    it, the day above it changed); else None (nor for a group that showed no row: there is
+    no row of it to keep)."""
     if found is None or found.events is None or group_events is None:
         return None
     old = found.events
-    if len(old) > len(group_events) or not all(
-        a is b for a, b in zip(old, group_events, strict=False)
+    if (
+        not old
+        or len(old) > len(group_events)
+        or not all(a is b for a, b in zip(old, group_events, strict=False))
     ):
         return None
     return found
