@@ -488,36 +488,30 @@ def _cell_is_own(
     hero or standee, their progress on or their being the foe of one of its encounters."""
     if viewer is None:
         return False
-    if idx in reach or idx == here or viewer in (loc.get("heroes") or ()):
-        return True
+    return idx in reach or idx == here or viewer in _cell_seats(loc)
+
+
+def _cell_seats(loc: dict) -> set[int]:
+    """The seats a cell holds something of: their hero, a foe of theirs, their progress on one
+    of its encounters."""
+    seats = set(loc.get("heroes") or ())
     for e in loc.get("encounters") or ():
-        if viewer in (e.get("enemies") or ()):
-            return True
+        seats.update(e.get("enemies") or ())
         for seat in e.get("progress") or ():
             try:
-                if int(seat) == viewer:
-                    return True
+                seats.add(int(seat))
             except (TypeError, ValueError):
                 continue
-    return False
+    return seats
 
 
 def _seat_cells(board: list[dict]) -> dict[int, frozenset[int]]:
-    """By seat, the indices of the cells of `board` that hold its hero, a foe of its or its
-    progress on an encounter: `_cell_is_own`'s questions of every cell, asked once for all."""
+    """By seat, the indices of the cells of `board` that hold something of theirs
+    (`_cell_seats`), read once for every seat."""
     found: dict[int, set[int]] = {}
     for i, loc in enumerate(board):
-        idx = loc.get("index", i)
-        for seat in loc.get("heroes") or ():
-            found.setdefault(seat, set()).add(idx)
-        for e in loc.get("encounters") or ():
-            for seat in e.get("enemies") or ():
-                found.setdefault(seat, set()).add(idx)
-            for seat in e.get("progress") or ():
-                try:
-                    found.setdefault(int(seat), set()).add(idx)
-                except (TypeError, ValueError):
-                    continue
+        for seat in _cell_seats(loc):
+            found.setdefault(seat, set()).add(loc.get("index", i))
     return {seat: frozenset(cells) for seat, cells in found.items()}
 
 
