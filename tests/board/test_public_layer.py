@@ -70,9 +70,9 @@ def test_a_state_gone_takes_its_shared_layer_with_it():
     forget()
     states = list(playout("shadows", "competitive", 2, seed=3)[10:14])
     names = players(2)
-    for state in states:
+    for n, state in enumerate(states):  # four tables: a table keeps its newest layer only
         render_board(
-            view(state, 0), viewer=0, players=names, online=set(), table_slug="t", source=state
+            view(state, 0), viewer=0, players=names, online=set(), table_slug=f"t{n}", source=state
         )
     assert sum(p.source() is not None for p in board_render._publics.values()) >= 4
     del state, states
@@ -296,3 +296,22 @@ def test_the_cells_holding_a_seats_own_are_read_once_from_the_layers_map():
             assert public.cells_of(facts["map"], seat) == asked, (state.version, seat)
         # A picture with a map of its own (not the state's shared facts) is asked cell by cell.
         assert public.cells_of(view(state, 0)["map"], 0) is None
+
+
+def test_a_table_whose_presence_changes_keeps_one_layer_and_one_record_per_viewer():
+    # A table's sockets connecting one by one change its presence at each: every presence made
+    # a layer of the same state, and a record per viewer, all kept until pushed out. Now the
+    # newest of each stands for the table, and the views made as presence comes and goes are
+    # still the views made without any layer.
+    forget()
+    names = players(4)
+    states = playout("gloom", "competitive", 4, seed=7)[40:43]
+    for state in states:
+        for online in (set(), {0}, {0, 1}, {0, 1, 2, 3}, {1}, {0}):
+            for viewer in (0, 1, None):
+                assert_shared_is_plain(state, viewer, names, online, "presence")
+        layers = [p for p in board_render._publics.values() if p.source() is not None]
+        assert [p.source() for p in layers].count(state) == 1
+        assert board_render._earlier["presence"].made_with[1] == frozenset({0})
+        records = [key for key in board_render._owns if key[0] == "presence"]
+        assert sorted(records, key=repr) == [("presence", 0), ("presence", 1), ("presence", None)]

@@ -745,6 +745,8 @@ class Earlier:
     lines: dict[tuple[int, int | None], tuple[dict, LogLine]]
     event_keys: dict[int, tuple[dict, bytes | None]]
     succ_min: object
+    # The player names and the presence its parts were made with (a panel shows who is online).
+    made_with: tuple = ()
 
 
 @dataclass
@@ -760,6 +762,9 @@ class Own:
     `board_parts`)."""
 
     before: Own | None
+    # The player names and the presence its parts were made with: a record is taken as the
+    # one before only by a view made with the same.
+    made_with: tuple = ()
     facts: dict[str, tuple] = field(default_factory=dict)
     parts: dict[str, SafeString] = field(default_factory=dict)
 
@@ -789,18 +794,24 @@ class Own:
 
 Item = TypeVar("Item")
 OWN_KEPT = 1024  # viewers whose records are kept (their own parts' facts: about 2 KiB each)
+# One record per table and viewer, the newest: one kept per presence a table had went on
+# holding its parts (a table's sockets connecting one by one change its presence four times).
 _owns: OrderedDict[tuple, Own] = OrderedDict()
 _owns_lock = Lock()
 
 
 def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None) -> Own | None:
     """A new record of `viewer`'s own items (None: the spectators') for the table `lineage`,
-    with the one before (the record is kept at once: a view made with it fills it)."""
+    with the one before if that was made with the same names and presence (the record is kept
+    at once: a view made with it fills it)."""
     if not lineage:
         return None
-    key = (lineage, names_key, frozenset(online), viewer)
+    key = (lineage, viewer)
+    made_with = (names_key, frozenset(online))
     with _owns_lock:
-        own = _owns[key] = Own(before=_owns.get(key))
+        found = _owns.get(key)
+        before = found if found is not None and found.made_with == made_with else None
+        own = _owns[key] = Own(before=before, made_with=made_with)
         _owns.move_to_end(key)
         while len(_owns) > OWN_KEPT:
             _owns.popitem(last=False)
@@ -809,8 +820,12 @@ def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None
 
 PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
 _publics: OrderedDict[tuple, Public] = OrderedDict()
-# The newest public layer of each table (by its slug, the names and the presence).
-_earlier: OrderedDict[tuple, Earlier] = OrderedDict()
+# Of each table (by its slug): the key of its newest layer in `_publics`, and what the next
+# may take from it. One each: a layer superseded in its table goes at once, with its parts,
+# whether by a newer state or by the same state's new presence (a table's sockets connecting
+# one by one made five layers of one state, kept until pushed out; docs/benchmarks.md).
+_newest: OrderedDict[str, tuple] = OrderedDict()
+_earlier: OrderedDict[str, Earlier] = OrderedDict()
 # The keys of the layers whose states are gone (appended by the states' weak references).
 _gone: list[tuple] = []
 _publics_lock = Lock()
@@ -839,7 +854,9 @@ def _public_of(
         if found is not None and found.source() is source:
             _publics.move_to_end(key)
             return found
-        earlier = _earlier.get((lineage, *key[1:])) if lineage else None
+        earlier = _earlier.get(lineage) if lineage else None
+        if earlier is not None and earlier.made_with != key[1:]:
+            earlier = None  # made with other names or another presence
     heroes = [
         {k: v for k, v in h.items() if k not in ("hand", "loot")}
         for h in picture.get("heroes") or []
@@ -890,8 +907,14 @@ def _public_of(
         while len(_publics) > PUBLIC_KEPT:
             _publics.popitem(last=False)
         if lineage:
-            lineage_key = (lineage, *key[1:])
-            _earlier[lineage_key] = Earlier(
+            superseded = _newest.get(lineage)
+            if superseded is not None and superseded != key:
+                _publics.pop(superseded, None)
+            _newest[lineage] = key
+            _newest.move_to_end(lineage)
+            while len(_newest) > PUBLIC_KEPT:
+                _newest.popitem(last=False)
+            _earlier[lineage] = Earlier(
                 cell_facts,
                 cells,
                 hero_facts,
@@ -900,8 +923,9 @@ def _public_of(
                 made.lines,
                 made.event_keys,
                 succ_min,
+                key[1:],
             )
-            _earlier.move_to_end(lineage_key)
+            _earlier.move_to_end(lineage)
             while len(_earlier) > PUBLIC_KEPT:
                 _earlier.popitem(last=False)
     return made
