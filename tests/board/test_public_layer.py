@@ -70,7 +70,7 @@ def test_a_state_gone_takes_its_shared_layer_with_it():
     forget()
     states = list(playout("shadows", "competitive", 2, seed=3)[10:14])
     names = players(2)
-    for n, state in enumerate(states):  # four tables: a table keeps its newest layer only
+    for n, state in enumerate(states):  # four tables: a table keeps its newest two layers
         render_board(
             view(state, 0), viewer=0, players=names, online=set(), table_slug=f"t{n}", source=state
         )
@@ -298,11 +298,12 @@ def test_the_cells_holding_a_seats_own_are_read_once_from_the_layers_map():
         assert public.cells_of(view(state, 0)["map"], 0) is None
 
 
-def test_a_table_whose_presence_changes_keeps_one_layer_and_one_record_per_viewer():
+def test_a_table_whose_presence_changes_keeps_the_layers_of_its_two_newest_presences():
     # A table's sockets connecting one by one change its presence at each: every presence made
-    # a layer of the same state, and a record per viewer, all kept until pushed out. Now the
-    # newest of each stands for the table, and the views made as presence comes and goes are
-    # still the views made without any layer.
+    # a layer of the same state, and a record per viewer, all kept until pushed out. Now a
+    # table keeps those of its newest two presences (sockets still showing the one before may
+    # ask for it), and the views made as presence comes and goes are still the views made
+    # without any layer.
     forget()
     names = players(4)
     states = playout("gloom", "competitive", 4, seed=7)[40:43]
@@ -311,7 +312,8 @@ def test_a_table_whose_presence_changes_keeps_one_layer_and_one_record_per_viewe
             for viewer in (0, 1, None):
                 assert_shared_is_plain(state, viewer, names, online, "presence")
         layers = [p for p in board_render._publics.values() if p.source() is not None]
-        assert [p.source() for p in layers].count(state) == 1
-        assert board_render._earlier["presence"].made_with[1] == frozenset({0})
-        records = [key for key in board_render._owns if key[0] == "presence"]
-        assert sorted(records, key=repr) == [("presence", 0), ("presence", 1), ("presence", None)]
+        assert [p.source() for p in layers].count(state) == 2
+        earlier = [key[-1] for key in board_render._earlier if key[0] == "presence"]
+        assert earlier == [frozenset({1}), frozenset({0})]
+        records = [(key[-1], key[-2]) for key in board_render._owns if key[0] == "presence"]
+        assert len(records) == 6 and {r[1] for r in records} == {frozenset({1}), frozenset({0})}

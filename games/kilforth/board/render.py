@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from threading import Lock
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
@@ -745,8 +745,6 @@ class Earlier:
     lines: dict[tuple[int, int | None], tuple[dict, LogLine]]
     event_keys: dict[int, tuple[dict, bytes | None]]
     succ_min: object
-    # The player names and the presence its parts were made with (a panel shows who is online).
-    made_with: tuple = ()
 
 
 @dataclass
@@ -762,9 +760,6 @@ class Own:
     `board_parts`)."""
 
     before: Own | None
-    # The player names and the presence its parts were made with: a record is taken as the
-    # one before only by a view made with the same.
-    made_with: tuple = ()
     facts: dict[str, tuple] = field(default_factory=dict)
     parts: dict[str, SafeString] = field(default_factory=dict)
 
@@ -794,25 +789,47 @@ class Own:
 
 Item = TypeVar("Item")
 OWN_KEPT = 1024  # viewers whose records are kept (their own parts' facts: about 2 KiB each)
-# One record per table and viewer, the newest: one kept per presence a table had went on
-# holding its parts (a table's sockets connecting one by one change its presence four times).
 _owns: OrderedDict[tuple, Own] = OrderedDict()
 _owns_lock = Lock()
+# Of each table and viewer, the keys of its records kept (`_few`): a presence's record went
+# on holding its parts after the table's presence changed.
+_own_keys: OrderedDict[tuple, list[tuple]] = OrderedDict()
+
+# How many presences (or names) of one table its layers, `Earlier`s and records are kept for:
+# the newest, and the one before, which sockets still showing it may ask for while the others
+# show the newest (a table's sockets joining one by one change its presence at each).
+PRESENCES_KEPT = 2
+
+
+def _few(
+    keys: OrderedDict[Any, list[tuple]], kept: OrderedDict, owner: Any, key: tuple, bound: int
+) -> None:
+    """Record `key` as the newest entry of `owner` (a table, or a table's viewer) in `kept`;
+    its entries beyond the newest PRESENCES_KEPT go (from `kept` too). At most `bound` owners
+    are followed (the least recent go). Under the caller's lock."""
+    mine = keys.get(owner)
+    if mine is None:
+        mine = keys[owner] = []
+    if key in mine:
+        mine.remove(key)
+    mine.append(key)
+    keys.move_to_end(owner)
+    while len(mine) > PRESENCES_KEPT:
+        kept.pop(mine.pop(0), None)
+    while len(keys) > bound:
+        keys.popitem(last=False)
 
 
 def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None) -> Own | None:
     """A new record of `viewer`'s own items (None: the spectators') for the table `lineage`,
-    with the one before if that was made with the same names and presence (the record is kept
-    at once: a view made with it fills it)."""
+    with the one before (the record is kept at once: a view made with it fills it)."""
     if not lineage:
         return None
-    key = (lineage, viewer)
-    made_with = (names_key, frozenset(online))
+    key = (lineage, names_key, frozenset(online), viewer)
     with _owns_lock:
-        found = _owns.get(key)
-        before = found if found is not None and found.made_with == made_with else None
-        own = _owns[key] = Own(before=before, made_with=made_with)
+        own = _owns[key] = Own(before=_owns.get(key))
         _owns.move_to_end(key)
+        _few(_own_keys, _owns, (lineage, viewer), key, OWN_KEPT)
         while len(_owns) > OWN_KEPT:
             _owns.popitem(last=False)
     return own
@@ -820,12 +837,12 @@ def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None
 
 PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
 _publics: OrderedDict[tuple, Public] = OrderedDict()
-# Of each table (by its slug): the key of its newest layer in `_publics`, and what the next
-# may take from it. One each: a layer superseded in its table goes at once, with its parts,
-# whether by a newer state or by the same state's new presence (a table's sockets connecting
-# one by one made five layers of one state, kept until pushed out; docs/benchmarks.md).
-_newest: OrderedDict[str, tuple] = OrderedDict()
-_earlier: OrderedDict[str, Earlier] = OrderedDict()
+# The newest public layer of each table (by its slug, the names and the presence).
+_earlier: OrderedDict[tuple, Earlier] = OrderedDict()
+# Of each table, the keys of its layers and of its `Earlier`s kept (`_few`): a layer of a
+# presence the table no longer has went on holding its parts until pushed out.
+_public_keys: OrderedDict[str, list[tuple]] = OrderedDict()
+_earlier_keys: OrderedDict[str, list[tuple]] = OrderedDict()
 # The keys of the layers whose states are gone (appended by the states' weak references).
 _gone: list[tuple] = []
 _publics_lock = Lock()
@@ -854,9 +871,7 @@ def _public_of(
         if found is not None and found.source() is source:
             _publics.move_to_end(key)
             return found
-        earlier = _earlier.get(lineage) if lineage else None
-        if earlier is not None and earlier.made_with != key[1:]:
-            earlier = None  # made with other names or another presence
+        earlier = _earlier.get((lineage, *key[1:])) if lineage else None
     heroes = [
         {k: v for k, v in h.items() if k not in ("hand", "loot")}
         for h in picture.get("heroes") or []
@@ -907,14 +922,9 @@ def _public_of(
         while len(_publics) > PUBLIC_KEPT:
             _publics.popitem(last=False)
         if lineage:
-            superseded = _newest.get(lineage)
-            if superseded is not None and superseded != key:
-                _publics.pop(superseded, None)
-            _newest[lineage] = key
-            _newest.move_to_end(lineage)
-            while len(_newest) > PUBLIC_KEPT:
-                _newest.popitem(last=False)
-            _earlier[lineage] = Earlier(
+            _few(_public_keys, _publics, lineage, key, PUBLIC_KEPT)
+            lineage_key = (lineage, *key[1:])
+            _earlier[lineage_key] = Earlier(
                 cell_facts,
                 cells,
                 hero_facts,
@@ -923,9 +933,9 @@ def _public_of(
                 made.lines,
                 made.event_keys,
                 succ_min,
-                key[1:],
             )
-            _earlier.move_to_end(lineage)
+            _earlier.move_to_end(lineage_key)
+            _few(_earlier_keys, _earlier, lineage, lineage_key, PUBLIC_KEPT)
             while len(_earlier) > PUBLIC_KEPT:
                 _earlier.popitem(last=False)
     return made
