@@ -839,8 +839,10 @@ PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render t
 _publics: OrderedDict[tuple, Public] = OrderedDict()
 # The newest public layer of each table (by its slug, the names and the presence).
 _earlier: OrderedDict[tuple, Earlier] = OrderedDict()
-# Of each table, the keys of its layers and of its `Earlier`s kept (`_few`): a layer of a
-# presence the table no longer has went on holding its parts until pushed out.
+# Of each table, the keys of its layers and of its `Earlier`s kept (`_few`): its two newest
+# layers (of a newer state, or of the same state's other presence) and the `Earlier`s of its two
+# newest presences. A layer of a presence the table no longer had went on holding its parts
+# until pushed out.
 _public_keys: OrderedDict[str, list[tuple]] = OrderedDict()
 _earlier_keys: OrderedDict[str, list[tuple]] = OrderedDict()
 # The keys of the layers whose states are gone (appended by the states' weak references).
