@@ -25,7 +25,7 @@ from pathlib import Path
 import websockets
 from tqdm import tqdm
 
-from . import servers, timeline
+from . import necessary, servers, timeline
 from .clients import TableClient, Totals, address_of, open_socket
 from .floor import run_floor
 from .stats import collector_paused, fmt_ms, summary, verdict
@@ -323,6 +323,8 @@ async def run(options: Options) -> dict:
             finally:
                 for process in floor_procs:
                     process.stop()
+            # Beside the floor, with every server stopped: the rules and the pictures alone.
+            report["necessary"] = necessary.measure(seed=options.seed)
     finally:
         backend.close()
     return report
@@ -423,6 +425,8 @@ def lines(report: dict) -> list[str]:
             f"last viewer p99 {_ratio(last_ours['p99'], last_floor['p99'])}, "
             f"CPU {_ratio(cpu_ms, floor_cpu)}"
         )
+        if "necessary" in report:
+            out.append(necessary.line(report["necessary"], floor_cpu, cpu_ms, 4))
         # The issue-14 targets, by the shape of the run.
         if o.tables >= 200:
             budgets.append(f"p99 <= 3x the floor: {_met(p99 <= 3)} ({p99:.1f}x)")

@@ -120,6 +120,7 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
         "board renders",
         "floor (bare Channels consumer",
         "ours / floor: p50",
+        "necessary work per decision, measured in this run: the floor's fan-out",
         "server CPU per accepted decision: ",
         "server CPU per decision <= 4 ms",
         "p99 <= 2x the floor",
@@ -229,6 +230,21 @@ def test_the_load_generator_holds_its_collector_off_while_it_measures_and_restor
 
 
 @pytest.mark.django_db
+def test_the_necessary_work_times_the_rules_and_pictures_of_a_real_game_beside_the_budget():
+    from bench import necessary
+
+    timed = necessary.measure(decisions=3, warm=2, seed=1)
+    assert timed["decisions"] == 3
+    assert timed["rules_ms"] > 0 and timed["pictures_ms"] > 0
+    figures: necessary.Necessary = {"decisions": 3, "rules_ms": 0.5, "pictures_ms": 0.75}
+    under = necessary.line(figures, floor_cpu_ms=1.25, ours_cpu_ms=10.0, budget_ms=4)
+    assert "1.25 + the rules 0.50" in under and "JSON 0.75 = 2.50 ms" in under
+    assert "the 4 ms budget leaves 1.50 ms for the database" in under
+    assert under.endswith("ours is 4.0x that")
+    over = necessary.line(figures, floor_cpu_ms=3.0, ours_cpu_ms=10.0, budget_ms=4)
+    assert "= 4.25 ms (above the 4 ms budget on this machine, before any database" in over
+
+
 def test_the_instruction_count_switches_counting_on_around_one_phase_of_each_counted_decision():
     from bench import instructions
 
