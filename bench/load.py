@@ -324,7 +324,9 @@ async def run(options: Options) -> dict:
                 for process in floor_procs:
                     process.stop()
             # Beside the floor, with every server stopped: the rules and the pictures alone.
-            report["necessary"] = necessary.measure(seed=options.seed)
+            report["necessary"] = necessary.measure(
+                seed=options.seed, database_url=backend.env["DATABASE_URL"]
+            )
     finally:
         backend.close()
     return report

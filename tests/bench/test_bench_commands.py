@@ -236,13 +236,51 @@ def test_the_necessary_work_times_the_rules_and_pictures_of_a_real_game_beside_t
     timed = necessary.measure(decisions=3, warm=2, seed=1)
     assert timed["decisions"] == 3
     assert timed["rules_ms"] > 0 and timed["pictures_ms"] > 0
-    figures: necessary.Necessary = {"decisions": 3, "rules_ms": 0.5, "pictures_ms": 0.75}
+    assert timed["write_ms"] is None and timed["database"] is None
+    figures: necessary.Necessary = {
+        "decisions": 3,
+        "rules_ms": 0.5,
+        "pictures_ms": 0.75,
+        "write_ms": None,
+        "database": None,
+    }
     under = necessary.line(figures, floor_cpu_ms=1.25, ours_cpu_ms=10.0, budget_ms=4)
     assert "1.25 + the rules 0.50" in under and "JSON 0.75 = 2.50 ms" in under
-    assert "the 4 ms budget leaves 1.50 ms for the database" in under
+    assert "the 4 ms budget leaves 1.50 ms for the decision's message" in under
     assert under.endswith("ours is 4.0x that")
-    over = necessary.line(figures, floor_cpu_ms=3.0, ours_cpu_ms=10.0, budget_ms=4)
-    assert "= 4.25 ms (above the 4 ms budget on this machine, before any database" in over
+    wrote = necessary.line(
+        {**figures, "write_ms": 0.5, "database": "SQLite"}, 3.0, 10.0, budget_ms=4
+    )
+    assert "JSON 0.75 + the write 0.50 (the document and the decision's row, one " in wrote
+    assert "on SQLite) = 4.75 ms (above the 4 ms budget on this machine, before" in wrote
+
+
+def test_the_necessary_write_saves_each_decision_in_its_own_tables_and_drops_them(tmp_path):
+    from bench import necessary
+
+    url = f"sqlite:///{tmp_path / 'run.sqlite3'}"
+    timed = necessary.measure(decisions=3, warm=1, seed=1, database_url=url)
+    assert timed["database"] == "SQLite" and timed["write_ms"] > 0
+    assert list(tmp_path.iterdir()) == []  # its file, made beside the run's, is gone
+
+
+@pytest.mark.postgres
+def test_the_necessary_write_runs_on_postgresql_in_temporary_tables(postgres_url):
+    import psycopg
+
+    from bench import necessary
+    from bench.servers import Backend
+
+    backend = Backend(postgres=postgres_url.rsplit("/", 1)[0])  # a database of its own
+    try:
+        url = backend.env["DATABASE_URL"]
+        timed = necessary.measure(decisions=3, warm=1, seed=1, database_url=url)
+        assert timed["database"] == "PostgreSQL" and timed["write_ms"] > 0
+        with psycopg.connect(url) as conn:
+            left = conn.execute("SELECT count(*) FROM pg_tables WHERE tablename LIKE 'necessary%'")
+            assert left.fetchone() == (0,)
+    finally:
+        backend.close()
 
 
 def test_the_instruction_count_switches_counting_on_around_one_phase_of_each_counted_decision():
