@@ -229,7 +229,6 @@ def test_the_load_generator_holds_its_collector_off_while_it_measures_and_restor
     assert gc.get_freeze_count() == before
 
 
-@pytest.mark.django_db
 def test_the_necessary_work_times_the_rules_and_pictures_of_a_real_game_beside_the_budget():
     from bench import necessary
 
@@ -283,6 +282,7 @@ def test_the_necessary_write_runs_on_postgresql_in_temporary_tables(postgres_url
         backend.close()
 
 
+@pytest.mark.django_db
 def test_the_instruction_count_switches_counting_on_around_one_phase_of_each_counted_decision():
     from bench import instructions
 
