@@ -323,7 +323,8 @@ async def run(options: Options) -> dict:
             finally:
                 for process in floor_procs:
                     process.stop()
-            # Beside the floor, with every server stopped: the rules and the pictures alone.
+            # Beside the floor, with every server stopped: the rules, the pictures and the
+            # write alone.
             report["necessary"] = necessary.measure(
                 seed=options.seed, database_url=backend.env["DATABASE_URL"]
             )

@@ -254,10 +254,21 @@ def test_the_necessary_work_times_the_rules_and_pictures_of_a_real_game_beside_t
     assert "on SQLite) = 4.75 ms (above the 4 ms budget on this machine, before" in wrote
 
 
-def test_the_necessary_write_saves_each_decision_in_its_own_tables_and_drops_them(tmp_path):
+def test_the_necessary_write_saves_the_document_at_its_version_and_leaves_nothing(tmp_path):
+    import sqlite3
+
     from bench import necessary
 
     url = f"sqlite:///{tmp_path / 'run.sqlite3'}"
+    with necessary._writer(url) as (database, write):
+        assert database == "SQLite" and write is not None
+        write(0, 1, '{"version": 1}', "move:3", b"[]")
+        write(1, 2, '{"version": 2}', "rest", b'[{"kind": "rested"}]')
+        with sqlite3.connect(tmp_path / "necessary.sqlite3") as db:
+            game = db.execute("SELECT version, state FROM necessary_game").fetchall()
+            actions = db.execute("SELECT version, key FROM necessary_action ORDER BY version")
+            assert game == [(2, '{"version": 2}')]
+            assert actions.fetchall() == [(1, "move:3"), (2, "rest")]
     timed = necessary.measure(decisions=3, warm=1, seed=1, database_url=url)
     assert timed["database"] == "SQLite" and timed["write_ms"] > 0
     assert list(tmp_path.iterdir()) == []  # its file, made beside the run's, is gone
