@@ -11,7 +11,14 @@ from functools import lru_cache
 from games.kilforth.engine.api import legal
 from games.kilforth.engine.cards.catalogue import ATTRS
 from games.kilforth.engine.rules.endgame import last_day
-from games.kilforth.engine.rules.position import attr_total, bonus, card, name, success_min, team_of
+from games.kilforth.engine.rules.position import (
+    bonus,
+    card,
+    name,
+    success_min,
+    team_of,
+    total_of,
+)
 from games.kilforth.engine.rules.recent import visible
 from games.kilforth.engine.state import State
 
@@ -71,17 +78,13 @@ def public_facts(state: State) -> dict:
     for h in state.heroes:
         d = {k: h[k] for k in PUBLIC_HERO}
         # SET-2: the hero's own numbers (its race side), with every source named, even at 0.
-        d["attrs"] = {
-            a: {
-                "total": attr_total(state, h["seat"], a),
-                "sources": [
-                    [src, n]
-                    for src, n in bonus(state, h["seat"], a)
-                    if n or src in ("race", "class")
-                ],
+        d["attrs"] = {}
+        for a in ATTRS:
+            sources = bonus(state, h["seat"], a)  # once for the total and the list
+            d["attrs"][a] = {
+                "total": total_of(sources),
+                "sources": [[src, n] for src, n in sources if n or src in ("race", "class")],
             }
-            for a in ATTRS
-        }
         d["hand_size"] = len(h["hand"])
         d["loot_size"] = len(h["loot"])
         heroes.append(d)

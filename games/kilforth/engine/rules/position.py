@@ -114,7 +114,12 @@ def race_value(h: dict, attr: str) -> int:
 
 
 def attr_total(state: State, seat: int, attr: str) -> int:
-    return max(0, sum(v for _, v in bonus(state, seat, attr)))
+    return total_of(bonus(state, seat, attr))
+
+
+def total_of(sources: list[tuple[str, int]]) -> int:
+    """An attribute's dice from its sources (`bonus`): their sum, never below 0."""
+    return max(0, sum(v for _, v in sources))
 
 
 def keywords_of(cid: str) -> list[str]:
