@@ -2,7 +2,9 @@
 
 Counts (and times) the work behind each broadcast: snapshot loads and snapshots unpacked from
 table messages, live-fragment renders, lobby renders, table broadcasts, and the frames the
-table consumers send; and the garbage collector's passes. `GET /__bench__/stats` answers them
+table consumers send; and the garbage collector's passes. A socket's decision (its thread's
+`_dispatch`), the renders and the broadcasts also add up their threads' CPU time
+(bench/counters.py), which the load test sets beside the processes' whole CPU. `GET /__bench__/stats` answers them
 as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. Between
 `GET /__bench__/timeline/start` and `GET /__bench__/timeline` (which answers them) it also
 records the steps of each decision for bench/timeline.py: the message's arrival, the session
@@ -35,9 +37,8 @@ from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
 from django.db.backends.utils import CursorWrapper  # noqa: E402
 
 from bench import timeline  # noqa: E402
+from bench.counters import COUNTERS, counted  # noqa: E402
 from games.tables import caches, consumers, realtime, rendering  # noqa: E402
-
-COUNTERS: dict[str, list[float]] = {}
 
 # The steps of each decision, as bench/timeline.py reads them: recorded only between
 # `/__bench__/timeline/start` and `/__bench__/timeline` (a load test's `--timeline`).
@@ -49,22 +50,6 @@ _PID = os.getpid()
 def mark(label: str) -> None:
     if _recording[0]:
         TIMELINE.append((time.time() * 1000, _PID, threading.get_ident(), label))
-
-
-def counted(name: str, fn: Callable) -> Callable:
-    COUNTERS[name] = [0, 0.0]
-
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        start = time.perf_counter()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            entry = COUNTERS[name]
-            entry[0] += 1
-            entry[1] += time.perf_counter() - start
-
-    return wrapper
 
 
 def stepped(step: str, fn: Callable) -> Callable:
@@ -92,7 +77,9 @@ realtime.broadcast_table = stepped(
 )
 realtime._send = stepped("publish", realtime._send)
 consumers.fresh_session = stepped("session read", consumers.fresh_session)
-consumers.TableConsumer._dispatch = stepped(timeline.DECISION, consumers.TableConsumer._dispatch)
+consumers.TableConsumer._dispatch = stepped(
+    timeline.DECISION, counted("decision", consumers.TableConsumer._dispatch)
+)
 BaseDatabaseWrapper._commit = stepped("commit", BaseDatabaseWrapper._commit)
 psycopg.Pipeline.__exit__ = stepped("pipeline", psycopg.Pipeline.__exit__)
 _execute = CursorWrapper._execute
@@ -183,7 +170,10 @@ def stats() -> dict:
         "rss_kb": rss,
         "fragment_cache": {"entries": len(renderings), "bytes": sum(held.values())},
         "snapshots": len(caches._snapshots),
-        "counters": {k: {"count": int(v[0]), "total": v[1]} for k, v in COUNTERS.items()},
+        "counters": {
+            k: {"count": int(v[0]), "total": v[1], "cpu": v[2] if len(v) > 2 else 0.0}
+            for k, v in COUNTERS.items()
+        },
     }
 
 
@@ -191,7 +181,7 @@ async def application(scope: dict, receive: Callable, send: Callable) -> None:
     if scope["type"] == "http" and scope["path"].startswith("/__bench__/"):
         if scope["path"] == "/__bench__/reset":
             for entry in COUNTERS.values():
-                entry[0], entry[1] = 0, 0.0
+                entry[:] = [0] + [0.0] * (len(entry) - 1)
         if scope["path"] == "/__bench__/timeline/start":
             TIMELINE.clear()
             _recording[0] = True

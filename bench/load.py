@@ -168,13 +168,35 @@ def _cpu(processes: list) -> float:
     return sum(p.cpu_seconds() for p in processes)
 
 
+def cpu_breakdown(server: dict[str, dict[str, float]], cpu_ms: float, accepted: int) -> str:
+    """Where a decision's server CPU went, by the CPU clocks of the threads that did it (the
+    counters of bench/asgi.py): the decision's own thread (its reads, the rules, its writes and
+    commit, the broadcast's message), the board renders (`render_table_live`), the garbage
+    collector, and the rest: the sockets' frames in and out, the channel layer, the frames'
+    diffs and everything else of the servers' processes."""
+    decision = server["decision"]["cpu"] * 1000 / accepted
+    broadcast = server["broadcast_table"]["cpu"] * 1000 / accepted
+    renders = server["render_table_live"]["cpu"] * 1000 / accepted
+    collector = server["gc"]["total"] * 1000 / accepted if "gc" in server else 0.0
+    rest = cpu_ms - decision - renders - collector
+    threads = server["decision"]["count"] / accepted
+    return (
+        f"of which, by the CPU clocks of the threads that did it: the decision's thread "
+        f"{decision:.2f} ms (its reads, the rules, its writes and commit; of it the broadcast "
+        f"{broadcast:.2f} ms; {threads:.2f} per decision), the board renders {renders:.2f} ms, "
+        f"garbage collection {collector:.2f} ms, the rest {rest:.2f} ms "
+        "(the sockets' frames in and out, the channel layer, the frames' diffs)"
+    )
+
+
 def _sum_counters(stats: list[dict]) -> dict[str, dict[str, float]]:
     out: dict[str, dict[str, float]] = {}
     for one in stats:
         for name, entry in one["counters"].items():
-            slot = out.setdefault(name, {"count": 0, "total": 0.0})
+            slot = out.setdefault(name, {"count": 0, "total": 0.0, "cpu": 0.0})
             slot["count"] += entry["count"]
             slot["total"] += entry["total"]
+            slot["cpu"] += entry.get("cpu", 0.0)
     return out
 
 
@@ -406,6 +428,8 @@ def lines(report: dict) -> list[str]:
         f"server CPU per accepted decision: {cpu_ms:.1f} ms (user + system of every server "
         f"process over the decisions, / {accepted} decisions)"
     )
+    if server and "decision" in server:
+        out.append(cpu_breakdown(server, cpu_ms, accepted))
     # The CPU target is for a table of 4 seats and a few spectators; a crowd's sends are the
     # floor's own work, so there the ratio to the floor's CPU tells (below).
     budgets = (

@@ -122,6 +122,7 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
         "ours / floor: p50",
         "necessary work per decision, measured in this run: the floor's fan-out",
         "server CPU per accepted decision: ",
+        "of which, by the CPU clocks of the threads that did it: the decision's thread ",
         "server CPU per decision <= 4 ms",
         "p99 <= 2x the floor",
         "idle socket <= the floor + 10 KB",
@@ -132,6 +133,45 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
     ]:
         assert needle in out, out
     assert "0 lost updates" in out, out
+
+
+def test_the_cpu_breakdown_splits_a_decision_by_the_threads_clocks_and_leaves_the_rest():
+    from bench.load import cpu_breakdown
+
+    server = {
+        "decision": {"count": 10, "total": 0.09, "cpu": 0.04},
+        "broadcast_table": {"count": 10, "total": 0.02, "cpu": 0.002},
+        "render_table_live": {"count": 50, "total": 0.05, "cpu": 0.03},
+        "gc": {"count": 3, "total": 0.001, "cpu": 0.0},
+    }
+    line = cpu_breakdown(server, cpu_ms=12.0, accepted=10)
+    # 12 ms a decision: 4 in the decision's thread (0.2 of it the broadcast), 3 in the
+    # renders, 0.1 collecting, and the 4.9 left.
+    assert "the decision's thread 4.00 ms" in line, line
+    assert "the broadcast 0.20 ms" in line, line
+    assert "the board renders 3.00 ms" in line, line
+    assert "garbage collection 0.10 ms" in line, line
+    assert "the rest 4.90 ms" in line, line
+
+
+def test_a_counted_function_adds_its_threads_cpu_beside_its_wall_time():
+    import time
+
+    from bench import counters as bench_counters
+
+    def spin() -> None:
+        until = time.thread_time() + 0.02
+        while time.thread_time() < until:
+            pass
+        time.sleep(0.03)  # wall time, not CPU
+
+    wrapped = bench_counters.counted("test_spin", spin)
+    wrapped()
+    count, wall, cpu = bench_counters.COUNTERS["test_spin"]
+    assert count == 1
+    assert cpu >= 0.02
+    assert wall >= cpu + 0.03
+    del bench_counters.COUNTERS["test_spin"]
 
 
 @pytest.mark.server
