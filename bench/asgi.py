@@ -4,8 +4,9 @@ Counts (and times) the work behind each broadcast: snapshot loads and snapshots 
 table messages, live-fragment renders, lobby renders, table broadcasts, and the frames the
 table consumers send; and the garbage collector's passes. A socket's decision (its thread's
 `_dispatch`), the renders and the broadcasts also add up their threads' CPU time
-(bench/counters.py), which the load test sets beside the processes' whole CPU. `GET /__bench__/stats` answers them
-as JSON with the process's RSS; `GET /__bench__/reset` zeroes them. Between
+(bench/counters.py), which the load test sets beside the processes' whole CPU.
+`GET /__bench__/stats` answers them as JSON with the process's RSS; `GET /__bench__/reset`
+zeroes them. Between
 `GET /__bench__/timeline/start` and `GET /__bench__/timeline` (which answers them) it also
 records the steps of each decision for bench/timeline.py: the message's arrival, the session
 read, the decision's thread, each SQL statement (inside psycopg's pipeline mode, `rows.pipelined`,

@@ -146,12 +146,12 @@ def test_the_cpu_breakdown_splits_a_decision_by_the_threads_clocks_and_leaves_th
     }
     line = cpu_breakdown(server, cpu_ms=12.0, accepted=10)
     # 12 ms a decision: 4 in the decision's thread (0.2 of it the broadcast), 3 in the
-    # renders, 0.1 collecting, and the 4.9 left.
+    # renders, and the 5 left; the collector's 0.1 is inside those, not taken from them.
     assert "the decision's thread 4.00 ms" in line, line
     assert "the broadcast 0.20 ms" in line, line
     assert "the board renders 3.00 ms" in line, line
-    assert "garbage collection 0.10 ms" in line, line
-    assert "the rest 4.90 ms" in line, line
+    assert "the rest 5.00 ms" in line, line
+    assert "garbage collection, within those, 0.10 ms" in line, line
 
 
 def test_a_counted_function_adds_its_threads_cpu_beside_its_wall_time():
