@@ -92,3 +92,25 @@ def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
     assert spectator.__dict__["_rows"] == {(False, True): row}  # made once, for both
     # Seat 1's own row is marked as theirs, from the same line.
     assert "mine" in rows(describe_kept(event, names, names_key, 1), 1)
+
+
+def test_views_whose_rows_are_the_same_share_one_group_and_the_event_s_own_seat_gets_its_own():
+    from games.kilforth.board import parts
+    from games.kilforth.board.log_text import LogTail, describe_kept
+
+    parts.forget()
+    names_key = tuple(sorted(PLAYERS.items()))
+    event = {"e": "moved", "vis": "all", "day": 4, "seat": 1, "to": 3, "from": 9}
+
+    def group(viewer):
+        line = describe_kept(event, names, names_key, viewer)
+        tail = LogTail(("g", viewer), [event], [0], lambda e: line)
+        return parts.log_groups(tail, viewer)[0]
+
+    part_id, spectators = group(None)
+    # A seat the event is not about shows the very same group, made once for both.
+    assert group(0) == (part_id, spectators)
+    assert group(0)[1] is spectators
+    # The seat it is about shows its row marked as its own: a group of its own.
+    _, own = group(1)
+    assert own != spectators and " mine" in own and " mine" not in spectators

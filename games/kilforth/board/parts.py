@@ -160,17 +160,7 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
             made[group] = found
         else:
             rows = _group_rows(log, lo, hi, above, viewer, _grown(found, group_events))
-            body = SafeString(
-                render(
-                    "kilforth/_log_group.html",
-                    {
-                        "part_id": part_id,
-                        "rows": SafeString("".join(rows)),
-                        "group": group,
-                        "empty": not events and back == 0,
-                    },
-                ).strip()
-            )
+            body = _group_body(part_id, group, rows, not events and back == 0)
             made[group] = Group(group_events, above, body, rows)
         ring[group % LOG_GROUPS] = (part_id, made[group].body)
         if lo < hi:
@@ -182,6 +172,35 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
         while len(_rings) > RINGS_KEPT:
             _rings.popitem(last=False)
     return ring
+
+
+# The groups' HTML by what it is made of, shared by the views whose rows are the same strings
+# (a row is kept on its line: the views that read the same sentence alike hold one string, so
+# most views of a state, whose new rows are about someone else, make the same group).
+# Bounded: a few groups per table's newest version, about 1-2 KiB each.
+GROUPS_KEPT = 512
+_groups: OrderedDict[tuple, SafeString] = OrderedDict()
+
+
+def _group_body(part_id: str, group: int, rows: tuple[SafeString, ...], empty: bool) -> SafeString:
+    """`kilforth/_log_group.html` for these rows, made once for every view that shows them."""
+    key = (part_id, group, rows, empty)
+    with _lock:
+        body = _groups.get(key)
+        if body is not None:
+            _groups.move_to_end(key)
+            return body
+    body = SafeString(
+        render(
+            "kilforth/_log_group.html",
+            {"part_id": part_id, "rows": SafeString("".join(rows)), "group": group, "empty": empty},
+        ).strip()
+    )
+    with _lock:
+        _groups[key] = body
+        while len(_groups) > GROUPS_KEPT:
+            _groups.popitem(last=False)
+    return body
 
 
 def _grown(found: Group | None, group_events: tuple | None) -> Group | None:
@@ -253,6 +272,7 @@ def forget() -> None:
     with _lock:
         _memo.clear()
         _rings.clear()
+        _groups.clear()
     _static.cache_clear()
 
 
