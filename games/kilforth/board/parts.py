@@ -55,18 +55,30 @@ def snippet(template: str, **context: object) -> SafeString:
     every time, so equal slices have equal keys.
     """
     key = (template, tuple((k, _key(v)) for k, v in sorted(context.items())))
-    with _lock:
-        html = _memo.get(key)
-        if html is not None:
-            _memo.move_to_end(key)
+    html = _recent(_memo, key)
     if html is None:
         # Kept safe: a part is asked for thousands of times per render of it.
         html = SafeString(render(template, context).strip())
-        with _lock:
-            _memo[key] = html
-            while len(_memo) > PARTS_KEPT:
-                _memo.popitem(last=False)
+        _keep_recent(_memo, key, html, PARTS_KEPT)
     return html
+
+
+def _recent(kept: OrderedDict, key: tuple) -> SafeString | None:
+    """The HTML kept in `kept` for `key` (None if there is none), now the most recently used."""
+    with _lock:
+        html = kept.get(key)
+        if html is not None:
+            kept.move_to_end(key)
+        return html
+
+
+def _keep_recent(kept: OrderedDict, key: tuple, html: SafeString, bound: int) -> None:
+    """Keep `html` for `key`; the least recently used beyond `bound` go. (Made outside the
+    lock: two threads that make the same at once keep the same HTML.)"""
+    with _lock:
+        kept[key] = html
+        while len(kept) > bound:
+            kept.popitem(last=False)
 
 
 def _key(value: object) -> object:
@@ -185,21 +197,12 @@ _groups: OrderedDict[tuple, SafeString] = OrderedDict()
 def _group_body(part_id: str, group: int, rows: tuple[SafeString, ...], empty: bool) -> SafeString:
     """`kilforth/_log_group.html` for these rows, made once for every view that shows them."""
     key = (part_id, group, rows, empty)
-    with _lock:
-        body = _groups.get(key)
-        if body is not None:
-            _groups.move_to_end(key)
-            return body
-    body = SafeString(
-        render(
-            "kilforth/_log_group.html",
-            {"part_id": part_id, "rows": SafeString("".join(rows)), "group": group, "empty": empty},
-        ).strip()
-    )
-    with _lock:
-        _groups[key] = body
-        while len(_groups) > GROUPS_KEPT:
-            _groups.popitem(last=False)
+    body = _recent(_groups, key)
+    if body is None:
+        joined = SafeString("".join(rows))
+        context = {"part_id": part_id, "rows": joined, "group": group, "empty": empty}
+        body = SafeString(render("kilforth/_log_group.html", context).strip())
+        _keep_recent(_groups, key, body, GROUPS_KEPT)
     return body
 
 
