@@ -55,10 +55,10 @@ def test_a_log_row_is_keyed_by_what_it_shows():
     )
 
 
-def test_a_kept_key_holds_no_more_memory_than_its_own_bytes():
-    # orjson hands back its whole working buffer (4 KiB for a few bytes); a memo keeps
-    # thousands of keys, so each is copied to its own size.
-    cell = {"index": 3, "name": "Ruins", "seats": frozenset({1, 0})}
+def test_a_kept_key_holds_sixteen_bytes_however_large_the_value_it_stands_for():
+    # orjson hands back its whole working buffer (4 KiB for a few bytes), and a cell's facts
+    # run to kilobytes; a memo keeps thousands of keys, so each is the value's digest.
+    cell = {"index": 3, "name": "Ruins", "seats": frozenset({1, 0}), "text": "x" * 2000}
     event = {"e": "move", "vis": "all", "day": 1, "seat": 0, "to": 3}
     tracemalloc.start()
     try:
@@ -67,8 +67,9 @@ def test_a_kept_key_holds_no_more_memory_than_its_own_bytes():
         held = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert all(isinstance(k, bytes) for k in keys)
-    assert held < 100 * 200, f"{held / 100:.0f} bytes per key of about 60"
+    assert all(isinstance(k, bytes) and len(k) == 16 for k in keys)
+    assert held < 100 * 100, f"{held / 100:.0f} bytes per key"
+    assert _key(dict(cell, index=4)) != keys[0] and event_key(dict(event, to=4)) != keys[-1]
 
 
 def test_a_sentence_that_does_not_depend_on_the_viewer_is_made_once_for_every_viewer(monkeypatch):
