@@ -163,7 +163,7 @@ def stats() -> dict:
     held = {
         id(text): len(text)
         for r in renderings
-        for text in (*(r.texts or ()), *(body for _, body in r.bodies), *r.diffs.values())
+        for text in (*(r.texts or ()), *r.bodies, *r.diffs.values())
         if text
     }
     return {

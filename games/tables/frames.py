@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 import sys
+from array import array
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -283,21 +284,30 @@ class Rendering:
     texts: tuple[str, ...] | None
     spectators: int
     skeleton: int
-    parts: dict[str, int]
+    # The parts' ids in the order of the page, and their digests in the same order: a machine
+    # word each (an array, not a dict of Python ints: 0.4 KiB a view where the dict took 3 KiB,
+    # and every view keeps KEPT_PER_VIEW renderings).
+    part_ids: tuple[str, ...]
+    digests: array
     # Ends every partial frame: the new versions (#kb-version) and the emptied #game-flash.
     tail: str
     version: int = -1
     # Partial frames from older renderings of this view to this one, computed once each.
     diffs: dict[tuple, str | None] = field(default_factory=dict)
-    # Each part's body, in the order of the page (read once, by `of`), dropped with `texts`.
-    bodies: list[tuple[str, str]] = field(default_factory=list)
+    # Each part's body, in the order of `part_ids` (read once, by `of`), dropped with `texts`.
+    bodies: tuple[str, ...] = ()
+
+    @property
+    def parts(self) -> dict[str, int]:
+        """Each part's digest by its id."""
+        return dict(zip(self.part_ids, self.digests, strict=True))
 
     @property
     def html(self) -> str | None:
         """The whole frame (joined each time it is asked for); None once superseded."""
         if self.texts is None:
             return None
-        return _joined(self.texts, self.bodies)
+        return _joined(self.texts, list(zip(self.part_ids, self.bodies, strict=True)))
 
     @classmethod
     def of(cls, html: str | Unjoined, spectators: int) -> Rendering:
@@ -306,14 +316,13 @@ class Rendering:
         A composed fragment (`Marked`, or `Unjoined`) is read from its texts and its parts'
         bodies; any other is searched for its markers. Both read the same HTML the same way."""
         if isinstance(html, Marked | Unjoined):
-            # Nearly always ASCII already (ascii_html): asked of the string itself, not by a call.
-            bodies = [
-                (part_id, body if body.isascii() else ascii_html(body))
-                for part_id, body in html.parts
-            ]
+            parts = html.parts
             texts = tuple(text if text.isascii() else ascii_html(text) for text in html.texts)
         else:
-            bodies, texts = _read(ascii_html(html))
+            parts, texts = _read(ascii_html(html))
+        part_ids = tuple([part_id for part_id, _ in parts])
+        # Nearly always ASCII already (ascii_html): asked of the string itself, not by a call.
+        bodies = tuple([body if body.isascii() else ascii_html(body) for _, body in parts])
         texts = (as_part(texts[0]), *texts[1:])
         # The page without its parts' bodies: what stays from one version to the next.
         outline = "".join(texts)
@@ -333,21 +342,24 @@ class Rendering:
         return cls(
             texts=texts,
             spectators=spectators,
-            skeleton=_digest((*_unversioned(texts), *(part_id for part_id, _ in bodies))),
-            parts={part_id: _digest(body) for part_id, body in bodies},
+            skeleton=_digest((*_unversioned(texts), *part_ids)),
+            part_ids=part_ids,
+            digests=array("q", map(_digest, bodies)),
             tail=tail,
             bodies=bodies,
         )
 
     def changed_since(self, old: Rendering) -> str | None:
         """The frame turning a page showing `old` into this one; None when it takes all of it."""
-        if self.texts is None or not self.parts or old.skeleton != self.skeleton:
+        if self.texts is None or not self.part_ids or old.skeleton != self.skeleton:
             return None
         # The same skeleton holds the same part ids in the same order.
         changed = [
             mark(part_id, as_part(body))
-            for part_id, body in self.bodies
-            if old.parts.get(part_id) != self.parts[part_id]
+            for part_id, body, theirs, ours in zip(
+                self.part_ids, self.bodies, old.digests, self.digests, strict=True
+            )
+            if theirs != ours
         ]
         return "".join(changed) + self.tail
 
@@ -409,7 +421,7 @@ class Renderings:
         rendering.version = version
         for older in kept.values():
             older.texts = None  # no socket is ever sent an older state again
-            older.bodies = []
+            older.bodies = ()
             older.diffs.clear()
         kept[key] = rendering
         while len(kept) > KEPT_PER_VIEW:

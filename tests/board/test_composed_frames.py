@@ -64,11 +64,14 @@ def test_a_rendering_holds_the_parts_bodies_it_was_given_and_only_the_text_aroun
     html = board(states[1], None)
     assert second.html.replace(' hx-swap-oob="part"', "", 1) == str(html)
     # The kit's own strings, not copies: a part that did not change is the same object in both.
-    assert [body for _, body in second.bodies] == [body for _, body in html.parts]
-    same = [pid for pid, body in second.bodies if dict(first.bodies)[pid] is body]
+    assert list(second.bodies) == [body for _, body in html.parts]
+    assert second.part_ids == tuple(part_id for part_id, _ in html.parts)
+    before = dict(zip(first.part_ids, first.bodies, strict=True))
+    pairs = zip(second.part_ids, second.bodies, strict=True)
+    same = [pid for pid, body in pairs if before[pid] is body]
     assert same, "an unchanged part's body is shared by the renderings of two versions"
     held = sum(map(len, second.texts))
-    assert held < len(second.html) - sum(len(body) for _, body in second.bodies) + 100
+    assert held < len(second.html) - sum(map(len, second.bodies)) + 100
 
 
 @pytest.mark.parametrize("viewer", [None, 0, 2])

@@ -53,3 +53,19 @@ def test_a_lagging_socket_s_old_version_never_displaces_the_newest():
     kept.put(VIEW, ("t", a.version), rendering(a), a.version)
     assert kept.get(VIEW, ("t", a.version)) is None
     assert kept.get(VIEW, ("t", b.version)).html is not None
+
+
+def test_an_older_rendering_holds_a_machine_word_per_part_not_a_dict_of_its_digests():
+    import sys
+
+    states = playout("gloom", "competitive", 2)[20:22]
+    kept = Renderings()
+    for state in states:
+        kept.put(VIEW, ("t", state.version), rendering(state), state.version)
+    older = kept.get(VIEW, ("t", states[0].version))
+    parts = len(older.part_ids)
+    assert parts > 30 and older.html is None
+    # What it keeps of its own: the digests (8 bytes a part) and a tuple of the shared part ids.
+    own = sys.getsizeof(older.digests) + sys.getsizeof(older.part_ids)
+    assert own <= 16 * parts + 200, own
+    assert older.parts == dict(zip(older.part_ids, older.digests, strict=True))
