@@ -93,8 +93,11 @@ async def run_floor(
     seed: int = 1,
     route: str = "spread",
     connected: Callable[[], None] | None = None,
+    first_connected: Callable[[], None] | None = None,
 ) -> dict:
-    """Fan out `rate` messages per group per second for `seconds`; latencies in ms."""
+    """Fan out `rate` messages per group per second for `seconds`; latencies in ms.
+    `first_connected` is called once each group's first socket is open, `connected` once all
+    are (as the load test opens ours: bench/load.py)."""
     from tqdm import tqdm
 
     from .clients import address_of, board_version, open_socket
@@ -139,7 +142,11 @@ async def run_floor(
         readers.append(asyncio.ensure_future(read(group, index, ws)))
         bar.update()
 
-    await asyncio.gather(*(connect(g, i) for g in all_groups for i in range(per_group)))
+    await asyncio.gather(*(connect(g, 0) for g in all_groups))
+    await asyncio.sleep(0.5)
+    if first_connected is not None:
+        first_connected()
+    await asyncio.gather(*(connect(g, i) for g in all_groups for i in range(1, per_group)))
     bar.close()
     for group in all_groups:
         group.sockets.sort(key=lambda pair: pair[0])

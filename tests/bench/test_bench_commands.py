@@ -117,6 +117,10 @@ def test_loadtest_runs_a_tiny_load_and_its_floor_and_reports_every_figure():
     for needle in [
         "delivery, every viewer: n=",
         "KB per idle socket",
+        "each past a table's first, and ",
+        "KB per table (its state and boards, once per table per process)",
+        "each past a group's first",
+        "a socket past a table's first",
         "board renders",
         "floor (bare Channels consumer",
         "ours / floor: p50",
