@@ -10,7 +10,7 @@ from pathlib import Path
 import django_htmx
 import pytest
 
-from games.kilforth.board import page_parts
+from games.kilforth.board import page_parts, render_board
 from games.kilforth.engine import view
 from games.tables.frames import board_frame
 from tests.browser.conftest import browser  # noqa: F401 - the shared module-scoped fixture
@@ -194,6 +194,37 @@ def test_the_turn_and_the_decider_move_between_heroes_through_the_status_part(br
     page.evaluate("html => { document.getElementById('kb-status').outerHTML = html; }", status)
     assert shown(later.turn, "hb-turn") and ringed(later.turn)
     assert not shown(1 - later.turn, "hb-turn") and not ringed(1 - later.turn)
+    page.close()
+
+
+def test_each_heros_panel_says_online_or_offline_by_the_presence_part(browser):  # noqa: F811
+    """Who is online is said by the presence part alone: a socket joining or leaving the table
+    sends that part, and every hero's panel shows "online" or "offline" by it."""
+    from .games import playout
+
+    state = next(s for s in playout("gloom", "competitive", 4) if s.result is None)
+    names = players(4)
+
+    def board(online: set[int]) -> str:
+        html = render_board(
+            view(state, None), viewer=None, players=names, online=online, table_slug="t"
+        )
+        return board_frame(html, state.version, "kilforth")
+
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    page.set_content(page_html(board({0, 2})))
+
+    def says(seat: int) -> str:
+        card = page.locator(f"#kb-hero-card-{seat}")
+        on, off = card.locator(".presence.on"), card.locator(".presence.off")
+        assert on.is_visible() != off.is_visible(), seat
+        return (on if on.is_visible() else off).inner_text().strip()
+
+    assert [says(seat) for seat in range(4)] == ["online", "offline", "online", "offline"]
+    # Only the presence part is swapped in, as a partial frame would: the panels follow it.
+    part = board({1}).split("<!--[kb-presence-->", 1)[1].split("<!--]-->", 1)[0]
+    page.evaluate("html => { document.getElementById('kb-presence').outerHTML = html; }", part)
+    assert [says(seat) for seat in range(4)] == ["offline", "online", "offline", "offline"]
     page.close()
 
 

@@ -298,12 +298,11 @@ def test_the_cells_holding_a_seats_own_are_read_once_from_the_layers_map():
         assert public.cells_of(view(state, 0)["map"], 0) is None
 
 
-def test_a_table_whose_presence_changes_keeps_the_layers_of_its_two_newest_presences():
-    # A table's sockets connecting one by one change its presence at each: every presence made
-    # a layer of the same state, and a record per viewer, all kept until pushed out. Now a
-    # table keeps those of its newest two presences (sockets still showing the one before may
-    # ask for it), and the views made as presence comes and goes are still the views made
-    # without any layer.
+def test_a_table_whose_presence_changes_keeps_one_layer_and_one_record_per_viewer():
+    # A table's sockets connecting one by one change its presence at each. Who is online is
+    # said by the presence part alone: every presence shares the state's one layer and each
+    # viewer's one record, and the views made as presence comes and goes are still the views
+    # made without any layer.
     forget()
     names = players(4)
     states = playout("gloom", "competitive", 4, seed=7)[40:43]
@@ -312,8 +311,35 @@ def test_a_table_whose_presence_changes_keeps_the_layers_of_its_two_newest_prese
             for viewer in (0, 1, None):
                 assert_shared_is_plain(state, viewer, names, online, "presence")
         layers = [p for p in board_render._publics.values() if p.source() is not None]
-        assert [p.source() for p in layers].count(state) == 2
-        earlier = [key[-1] for key in board_render._earlier if key[0] == "presence"]
-        assert earlier == [frozenset({1}), frozenset({0})]
-        records = [(key[-1], key[-2]) for key in board_render._owns if key[0] == "presence"]
-        assert len(records) == 6 and {r[1] for r in records} == {frozenset({1}), frozenset({0})}
+        assert [p.source() for p in layers].count(state) == 1
+        assert len([key for key in board_render._earlier if key[0] == "presence"]) == 1
+        records = [key for key in board_render._owns if key[0] == "presence"]
+        assert sorted((key[-1] for key in records), key=str) == sorted([0, 1, None], key=str)
+
+
+def test_a_presence_change_changes_the_presence_part_and_no_other():
+    from games.tables.frames import Rendering
+
+    forget()
+    names = players(4)
+    state = playout("gloom", "competitive", 4, seed=7)[60]
+    for viewer in (0, None):
+        boards = [
+            Rendering.of(
+                render_board(
+                    view(state, viewer),
+                    viewer=viewer,
+                    players=names,
+                    online=online,
+                    table_slug="presence",
+                    source=state,
+                    joined=False,
+                ),
+                0,
+            )
+            for online in ({0}, {0, 1, 3})
+        ]
+        before, after = (dict(zip(b.part_ids, b.bodies, strict=True)) for b in boards)
+        assert [pid for pid in after if after[pid] != before[pid]] == ["kb-presence"]
+        assert 'data-online="0 1 3"' in after["kb-presence"]
+        assert 'data-online="0"' in before["kb-presence"]

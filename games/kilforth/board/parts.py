@@ -277,6 +277,7 @@ def forget() -> None:
         _rings.clear()
         _groups.clear()
     _static.cache_clear()
+    _presence.cache_clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -303,6 +304,12 @@ class Slots:
     def part(self, part_id: str, template: str, **context: object) -> SafeString:
         """A memoized snippet as the part `part_id` (its ids carry that name)."""
         return self.fill(part_id, snippet(template, part_id=part_id, **context))
+
+
+@lru_cache(maxsize=64)
+def _presence(online: tuple[int, ...]) -> SafeString:
+    """The presence part for the seats `online` (a few sets of four seats at most)."""
+    return snippet("kilforth/_presence.html", part_id="kb-presence", online=online)
 
 
 def _cell_id(c: dict) -> str:
@@ -379,6 +386,9 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "status": alike(
             "kb-status", "kilforth/_status.html", status=status, edition=context["edition"]
         ),
+        # Who is online, for every hero's panel to show by (board.css): the only part a
+        # socket joining or leaving the table changes.
+        "presence": slots.fill("kb-presence", _presence(context["online"])),
         "decision": part(
             "kb-decision",
             "kilforth/_decision.html",

@@ -168,9 +168,7 @@ def board_context(
     names_key = tuple((s, person(s)) for s in sorted(set(players) | set(by_seat)))
 
     public = (
-        _public_of(source, picture, person, names_key, online, table_slug)
-        if source is not None
-        else None
+        _public_of(source, picture, person, names_key, table_slug) if source is not None else None
     )
 
     def line_of(event: dict) -> LogLine:
@@ -186,7 +184,7 @@ def board_context(
         line=line_of,
     )
     me = by_seat.get(viewer) if viewer is not None else None
-    own = _own_of(table_slug, names_key, online, viewer) if public is not None else None
+    own = _own_of(table_slug, names_key, viewer) if public is not None else None
     return {
         "version": picture.get("version", 0),
         "viewer": viewer,
@@ -196,11 +194,11 @@ def board_context(
         "mode": picture.get("mode", ""),
         "status": public.status if public is not None else _status(picture, person),
         "decision": _decision(picture, viewer, person, succ_min),
-        "cells": _cells(picture, viewer, person, online, public, own=own),
+        "cells": _cells(picture, viewer, person, public, own=own),
         "heroes": [
             public.heroes[i]
             if public is not None and _public_hero(h, viewer)
-            else _own_hero(picture, h, viewer, person, online, own)
+            else _own_hero(picture, h, viewer, person, own)
             for i, h in enumerate(heroes)
         ],
         "public": public,
@@ -224,6 +222,8 @@ def board_context(
         "result": public.result if public is not None else _result(picture, person),
         "me": me,
         "success_min": succ_min,
+        # The seats with someone at them now (a bot's always): said by the presence part only.
+        "online": tuple(sorted(online)),
     }
 
 
@@ -375,7 +375,6 @@ def _cells(
     picture: dict,
     viewer: int | None,
     person: Names,
-    online: set[int],
     public: Public | None = None,
     earlier: Earlier | None = None,
     facts: list | None = None,
@@ -464,7 +463,7 @@ def _cells(
                 "plots": [_plot(p) for p in loc.get("plots") or []],
                 "encounters": [_encounter(e, person, viewer) for e in loc.get("encounters") or []],
                 "standees": [
-                    _standee(heroes[s], viewer, person, online)
+                    _standee(heroes[s], viewer, person)
                     for s in loc.get("heroes") or []
                     if s in heroes
                 ],
@@ -571,7 +570,7 @@ def _encounter(e: dict, person: Names, viewer: int | None) -> dict:
     }
 
 
-def _standee(h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
+def _standee(h: dict, viewer: int | None, person: Names) -> dict:
     seat = h["seat"]
     who = person(seat)
     return {
@@ -584,12 +583,11 @@ def _standee(h: dict, viewer: int | None, person: Names, online: set[int]) -> di
         "camped": h.get("camped"),
         "defeated": h.get("defeated"),
         "me": seat == viewer,
-        "online": seat in online,
     }
 
 
 def _standee_facts(h: dict) -> tuple:
-    """What `_standee` reads of a hero (besides the viewer, names, presence)."""
+    """What `_standee` reads of a hero (besides the viewer and the names)."""
     return (h["seat"], h.get("name"), h.get("hidden"), h.get("camped"), h.get("defeated"))
 
 
@@ -791,21 +789,23 @@ Item = TypeVar("Item")
 OWN_KEPT = 1024  # viewers whose records are kept (their own parts' facts: about 2 KiB each)
 _owns: OrderedDict[tuple, Own] = OrderedDict()
 _owns_lock = Lock()
-# Of each table and viewer, the keys of its records kept (`_few`): a presence's record went
-# on holding its parts after the table's presence changed.
+# Of each table and viewer, the keys of its records kept (`_few`): a record of names the table
+# no longer shows went on holding its parts after they changed.
 _own_keys: OrderedDict[tuple, list[tuple]] = OrderedDict()
 
-# How many presences (or names) of one table its layers, `Earlier`s and records are kept for:
-# the newest, and the one before, which sockets still showing it may ask for while the others
-# show the newest (a table's sockets joining one by one change its presence at each).
-PRESENCES_KEPT = 2
+# How many names of one table (a bot standing in for a person renames a seat) its layers,
+# `Earlier`s and records are kept for: the newest, and the one before, which sockets still
+# showing it may ask for while the others show the newest. Who is online is in none of them:
+# the board says it in a part of its own (`parts.board_parts`, "presence"), so a socket
+# joining or leaving makes no layer, record or part again.
+NAMES_KEPT = 2
 
 
 def _few(
     keys: OrderedDict[Any, list[tuple]], kept: OrderedDict, owner: Any, key: tuple, bound: int
 ) -> None:
     """Record `key` as the newest entry of `owner` (a table, or a table's viewer) in `kept`;
-    its entries beyond the newest PRESENCES_KEPT go (from `kept` too). At most `bound` owners
+    its entries beyond the newest NAMES_KEPT go (from `kept` too). At most `bound` owners
     are followed (the least recent go). Under the caller's lock."""
     mine = keys.get(owner)
     if mine is None:
@@ -814,18 +814,18 @@ def _few(
         mine.remove(key)
     mine.append(key)
     keys.move_to_end(owner)
-    while len(mine) > PRESENCES_KEPT:
+    while len(mine) > NAMES_KEPT:
         kept.pop(mine.pop(0), None)
     while len(keys) > bound:
         keys.popitem(last=False)
 
 
-def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None) -> Own | None:
+def _own_of(lineage: str, names_key: tuple, viewer: int | None) -> Own | None:
     """A new record of `viewer`'s own items (None: the spectators') for the table `lineage`,
     with the one before (the record is kept at once: a view made with it fills it)."""
     if not lineage:
         return None
-    key = (lineage, names_key, frozenset(online), viewer)
+    key = (lineage, names_key, viewer)
     with _owns_lock:
         own = _owns[key] = Own(before=_owns.get(key))
         _owns.move_to_end(key)
@@ -837,11 +837,11 @@ def _own_of(lineage: str, names_key: tuple, online: set[int], viewer: int | None
 
 PUBLIC_KEPT = 256  # states whose public layer is kept (a table's views render together)
 _publics: OrderedDict[tuple, Public] = OrderedDict()
-# The newest public layer of each table (by its slug, the names and the presence).
+# The newest public layer of each table (by its slug and the names).
 _earlier: OrderedDict[tuple, Earlier] = OrderedDict()
 # Of each table, the keys of its layers and of its `Earlier`s kept (`_few`): its two newest
-# layers (of a newer state, or of the same state's other presence) and the `Earlier`s of its two
-# newest presences. A layer of a presence the table no longer had went on holding its parts
+# layers (of a newer state, or of the same state with other names) and the `Earlier`s of its
+# two newest names. A layer of names the table no longer showed went on holding its parts
 # until pushed out.
 _public_keys: OrderedDict[str, list[tuple]] = OrderedDict()
 _earlier_keys: OrderedDict[str, list[tuple]] = OrderedDict()
@@ -855,10 +855,9 @@ def _public_of(
     picture: dict,
     person: Names,
     names_key: tuple,
-    online: set[int],
     lineage: str = "",
 ) -> Public:
-    """The public layer of `source` (an engine state) for these player names and this presence.
+    """The public layer of `source` (an engine state) for these player names.
 
     Keyed by the state object itself (held weakly): a state never changes once made, so every
     picture made from it shows the same public facts. Built from `picture`'s public facts only
@@ -867,7 +866,7 @@ def _public_of(
     `lineage` names the game (the table's slug): a cell or a hero's panel made from the same
     facts as in that game's layer before is taken from it, with its part, not made again (a
     decision changes one or two of the 25 cells and of the panels)."""
-    key = (id(source), names_key, frozenset(online))
+    key = (id(source), names_key)
     with _publics_lock:
         found = _publics.get(key)
         if found is not None and found.source() is source:
@@ -880,12 +879,12 @@ def _public_of(
     ]
     public_picture = dict(picture, heroes=heroes, choices=[])
     cell_facts: list = []
-    cells = _cells(public_picture, None, person, online, earlier=earlier, facts=cell_facts)
+    cells = _cells(public_picture, None, person, earlier=earlier, facts=cell_facts)
     hero_facts = [_hero_facts(public_picture, h) for h in heroes]
     panels = [
         earlier.heroes[i]
         if earlier is not None and i < len(earlier.hero_facts) and earlier.hero_facts[i] == fact
-        else _hero(public_picture, h, None, person, online)
+        else _hero(public_picture, h, None, person)
         for i, (h, fact) in enumerate(zip(heroes, hero_facts, strict=True))
     ]
     made = Public(
@@ -944,8 +943,7 @@ def _public_of(
 
 
 def _hero_facts(picture: dict, h: dict) -> tuple:
-    """What a hero's public panel is made from (`_hero` for a spectator), besides the names and
-    the presence."""
+    """What a hero's public panel is made from (`_hero` for a spectator), besides the names."""
     return (
         h,
         picture.get("edition"),
@@ -963,20 +961,20 @@ def _public_hero(h: dict, viewer: int | None) -> bool:
 
 
 def _own_hero(
-    picture: dict, h: dict, viewer: int | None, person: Names, online: set[int], own: Own | None
+    picture: dict, h: dict, viewer: int | None, person: Names, own: Own | None
 ) -> dict | Kept:
     """A hero's panel that is the viewer's own (theirs, or a hand they see): with `own`, the
     part of their view before when made from the same."""
     if own is None:
-        return _hero(picture, h, viewer, person, online)
+        return _hero(picture, h, viewer, person)
     return own.item(
         f"kb-hero-card-{h['seat']}",
         _hero_facts(picture, h),
-        lambda: _hero(picture, h, viewer, person, online),
+        lambda: _hero(picture, h, viewer, person),
     )
 
 
-def _hero(picture: dict, h: dict, viewer: int | None, person: Names, online: set[int]) -> dict:
+def _hero(picture: dict, h: dict, viewer: int | None, person: Names) -> dict:
     seat = h["seat"]
     veiled = set(h.get("veiled") or [])
     attrs = []
@@ -1018,7 +1016,6 @@ def _hero(picture: dict, h: dict, viewer: int | None, person: Names, online: set
         "hero": h.get("name", ""),
         "race": race_name(h.get("race", ""), bool(h.get("female"))),
         "klass": card_name(h.get("class")),
-        "online": seat in online,
         "me": seat == viewer,
         "hp": h.get("hp", 0),
         "max_hp": h.get("max_hp", 0),
