@@ -38,7 +38,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper  # noqa: E402
 from django.db.backends.utils import CursorWrapper  # noqa: E402
 
 from bench import timeline  # noqa: E402
-from bench.counters import COUNTERS, counted  # noqa: E402
+from bench.counters import COUNTERS, counted, trim  # noqa: E402
 from games.tables import caches, consumers, realtime, rendering  # noqa: E402
 
 # The steps of each decision, as bench/timeline.py reads them: recorded only between
@@ -186,6 +186,8 @@ async def application(scope: dict, receive: Callable, send: Callable) -> None:
         if scope["path"] == "/__bench__/timeline/start":
             TIMELINE.clear()
             _recording[0] = True
+        if scope["path"] == "/__bench__/trim":
+            trim()
         if scope["path"] == "/__bench__/timeline":
             _recording[0] = False
             body = json.dumps(TIMELINE).encode()

@@ -1,8 +1,10 @@
 """The load test's servers' counters (bench/asgi.py): how often a function ran, its wall time
-and its thread's CPU time. Apart from bench/asgi.py, which wraps the site's functions on import."""
+and its thread's CPU time. Apart from bench/asgi.py, which wraps the site's functions on import.
+And the servers' memory trim, for the site and the floor alike (`trim`)."""
 
 from __future__ import annotations
 
+import ctypes
 import time
 from collections.abc import Callable
 from functools import wraps
@@ -30,3 +32,14 @@ def counted(name: str, fn: Callable) -> Callable:
             entry[2] += time.thread_time() - cpu
 
     return wrapper
+
+
+def trim() -> None:
+    """Hand the C allocator's free pages back to the system (glibc's `malloc_trim`), so that
+    the RSS read next is what the process holds, not the high-water mark of a burst: the site
+    sends each joining socket a whole board, the floor nothing, and the pages those frames
+    took stay with the process, free, until trimmed. Nothing where the C library has none."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (AttributeError, OSError):
+        pass

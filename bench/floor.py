@@ -29,6 +29,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from django.urls import path  # noqa: E402
 
+from bench.counters import trim  # noqa: E402
 from bench.stats import collector_paused  # noqa: E402
 from games.tables.dispatch import DirectDispatch  # noqa: E402
 from kilforth_site.collector import tune_gc  # noqa: E402
@@ -66,8 +67,16 @@ class FloorConsumer(DirectDispatch, AsyncWebsocketConsumer):
         await self.send(text_data=frame(event["seq"], event["size"]))
 
 
+async def trimmed(scope: dict, receive: Callable, send: Callable) -> None:
+    """HTTP: trim the allocator before the load test reads the RSS (as the site's servers do:
+    bench/asgi.py); answers 204."""
+    trim()
+    await send({"type": "http.response.start", "status": 204, "headers": []})
+    await send({"type": "http.response.body", "body": b""})
+
+
 application = ProtocolTypeRouter(
-    {"websocket": URLRouter([path("floor/", FloorConsumer.as_asgi())])}
+    {"websocket": URLRouter([path("floor/", FloorConsumer.as_asgi())]), "http": trimmed}
 )
 
 

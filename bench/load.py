@@ -167,7 +167,15 @@ async def _drive(tables: list[TableClient], totals: Totals, options: Options) ->
     totals.lost = sum(len(p.waiting) for t in tables for p in t.pending.values())
 
 
-def _rss(processes: list) -> int:
+def _rss(processes: list, trimmed: bool = False) -> int:
+    """The processes' RSS in KiB; `trimmed`: read after each has handed its allocator's free
+    pages back (`counters.trim`; a server without the route is read as it is)."""
+    if trimmed:
+        for p in processes:
+            try:
+                p.get("/__bench__/trim")
+            except OSError:
+                pass
     return sum(p.rss_kb() for p in processes)
 
 
@@ -229,7 +237,9 @@ async def _our_run(
                 process.get(f"/t/{tables[0].slug}/")
             except OSError:
                 pass  # an unlisted table is not found without its link; the lobby warmed up
-        rss_before = _rss(processes)
+        # Every read of the servers' memory is trimmed (`_rss`): what they hold, not the
+        # allocator's high-water mark of the boards sent while the sockets joined.
+        rss_before = _rss(processes, trimmed=True)
         totals = Totals()
         closing = asyncio.Event()
         rss_first: list[int] = []
@@ -243,7 +253,7 @@ async def _our_run(
                 options.quiet_seconds,
                 options.settle_limit,
             )
-            rss_first.append(_rss(processes))
+            rss_first.append(_rss(processes, trimmed=True))
 
         readers, connect_s = await _connect(
             tables, [p.address for p in processes], totals, closing, options, first
@@ -255,7 +265,7 @@ async def _our_run(
             options.settle_limit,
         )
         sockets = sum(1 for t in tables for v in t.viewers if v.ws is not None)
-        rss_after = _rss(processes)
+        rss_after = _rss(processes, trimmed=True)
         connect_frames, connect_bytes = totals.frames, totals.bytes
         connect_errors = dict(totals.errors)
         if totals.closed:
@@ -353,7 +363,7 @@ async def run(options: Options) -> dict:
                 backend, "bench.floor:application", options.processes, logs, "floor"
             )
             try:
-                before = _rss(floor_procs)
+                before = _rss(floor_procs, trimmed=True)
                 memory: dict[str, float] = {}
                 per_group = 4 + options.spectators
                 floor = await run_floor(
@@ -366,8 +376,10 @@ async def run(options: Options) -> dict:
                     progress=options.progress,
                     seed=options.seed,
                     route=options.route,
-                    connected=lambda: memory.update(after=_rss(floor_procs), cpu=_cpu(floor_procs)),
-                    first_connected=lambda: memory.update(first=_rss(floor_procs)),
+                    connected=lambda: memory.update(
+                        after=_rss(floor_procs, trimmed=True), cpu=_cpu(floor_procs)
+                    ),
+                    first_connected=lambda: memory.update(first=_rss(floor_procs, trimmed=True)),
                 )
                 floor["cpu_seconds"] = _cpu(floor_procs) - memory["cpu"]
                 floor["kb_per_socket"] = (memory["after"] - before) / (options.tables * per_group)
@@ -411,7 +423,8 @@ def lines(report: dict) -> list[str]:
         f"{_count(ours['connect_server'], 'render_table_live')} renders; "
         f"{ours['connect_frames']} frames "
         f"({ours['connect_mb']:.1f} MB) while connecting, errors: {ours['connect_errors'] or 0}",
-        f"memory: RSS {ours['rss_before_kb'] / 1024:.1f} -> {ours['rss_after_kb'] / 1024:.1f} MiB"
+        f"memory (read with the allocator's free pages handed back): RSS "
+        f"{ours['rss_before_kb'] / 1024:.1f} -> {ours['rss_after_kb'] / 1024:.1f} MiB"
         f" = {ours['kb_per_socket']:.1f} KB per idle socket: {ours['kb_per_more_socket']:.1f} KB"
         f" each past a table's first, and {ours['kb_per_table']:.1f} KB per table (its state and"
         f" boards, once per table per process); the fragment caches then held "
