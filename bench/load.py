@@ -109,6 +109,16 @@ async def _connect(
     return readers, time.perf_counter() - started
 
 
+async def _shown(viewers: list, limit: float) -> None:
+    """Wait until every viewer whose socket opened has had its first board (at most `limit`
+    seconds): a server may take longer to start rendering than `_settle`'s quiet spell."""
+    until = time.perf_counter() + limit
+    while time.perf_counter() < until:
+        if all(v.ws is None or v.version >= 0 for v in viewers):
+            return
+        await asyncio.sleep(0.05)
+
+
 async def _settle(totals: Totals, processes: list, quiet: float, limit: float) -> float:
     """Wait until the connections' aftermath is over: no frame for `quiet` seconds and, with the
     counters, no broadcast, render or send on the servers either (presence broadcasts queue up
@@ -246,7 +256,9 @@ async def _our_run(
 
         async def first() -> None:
             # Each table's first socket brings the table's own memory (its state, its boards'
-            # parts, the first view): read once they settle, apart from the sockets after.
+            # parts, the first view): read once each has its board and the servers settle,
+            # apart from the sockets after.
+            await _shown([t.viewers[0] for t in tables if t.viewers], options.settle_limit)
             await _settle(
                 totals,
                 processes if options.instrumented else [],
@@ -258,6 +270,7 @@ async def _our_run(
         readers, connect_s = await _connect(
             tables, [p.address for p in processes], totals, closing, options, first
         )
+        await _shown([v for t in tables for v in t.viewers], options.settle_limit)
         settle_s = await _settle(
             totals,
             processes if options.instrumented else [],
