@@ -54,14 +54,20 @@ def test_only_mine_filter_hides_other_lines_and_survives_a_board_swap(browser, s
     page.set_content(page_html(framed(first, seat)))
     rows = page.locator(".log-row:not(.minor)")
     assert rows.count() > 0
+    mine = f'.log-row[data-seats~="{seat}"]'
+    others = f'.log-row:not(.minor):not([data-seats~="{seat}"])'
+    assert page.locator(others).count() > 0
+    # The seat's own rows are marked (a gold edge), the others' not: by the board's viewer.
+    edge = "el => getComputedStyle(el).borderLeftColor"
+    assert page.locator(mine).first.evaluate(edge) != page.locator(others).first.evaluate(edge)
     page.check("#kb-log-mine")
-    assert page.locator(".log-row:not(.mine):visible").count() == 0
-    assert page.locator(".log-row.mine:visible").count() > 0
+    assert page.locator(f"{others}:visible").count() == 0
+    assert page.locator(f"{mine}:visible").count() > 0
     new_board = framed(second, seat)
     page.evaluate("html => htmx.swap('#game-board', html, {swapStyle: 'outerHTML'})", new_board)
     assert page.get_attribute("#game-board", "data-version") == str(view(second, seat)["version"])
     assert page.is_checked("#kb-log-mine"), "hx-preserve keeps the ticked filter"
-    assert page.locator(".log-row:not(.mine):visible").count() == 0
+    assert page.locator(f"{others}:visible").count() == 0
     page.uncheck("#kb-log-mine")
     assert page.locator(".log-row.minor:visible").count() == 0
     page.check("#kb-log-all")

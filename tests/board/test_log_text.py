@@ -84,17 +84,19 @@ def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
 
     def rows(line, viewer):
         tail = LogTail(("t", viewer), [event], [0], lambda e: line)
-        group = parts.log_groups(tail, viewer)[0][1]  # <ol ...>rows</ol>
+        group = parts.log_groups(tail)[0][1]  # <ol ...>rows</ol>
         return group.split(">", 1)[1].removesuffix("</ol>")
 
     row = rows(spectator, None)
     assert rows(describe_kept(event, names, names_key, 0), 0) == row
-    assert spectator.__dict__["_rows"] == {(False, True): row}  # made once, for both
-    # Seat 1's own row is marked as theirs, from the same line.
-    assert "mine" in rows(describe_kept(event, names, names_key, 1), 1)
+    assert spectator.__dict__["_rows"] == {True: row}  # made once, for both
+    # Seat 1, whom it is about, reads the very same row: it names the seat it is about, and
+    # the board's CSS marks it as seat 1's own on seat 1's board.
+    assert rows(describe_kept(event, names, names_key, 1), 1) == row
+    assert ' data-seats="1"' in row and "mine" not in row
 
 
-def test_views_whose_rows_are_the_same_share_one_group_and_the_event_s_own_seat_gets_its_own():
+def test_every_view_whose_rows_are_the_same_shares_one_group_the_event_s_own_seat_too():
     from games.kilforth.board import parts
     from games.kilforth.board.log_text import LogTail, describe_kept
 
@@ -105,12 +107,12 @@ def test_views_whose_rows_are_the_same_share_one_group_and_the_event_s_own_seat_
     def group(viewer):
         line = describe_kept(event, names, names_key, viewer)
         tail = LogTail(("g", viewer), [event], [0], lambda e: line)
-        return parts.log_groups(tail, viewer)[0]
+        return parts.log_groups(tail)[0]
 
     part_id, spectators = group(None)
     # A seat the event is not about shows the very same group, made once for both.
     assert group(0) == (part_id, spectators)
     assert group(0)[1] is spectators
-    # The seat it is about shows its row marked as its own: a group of its own.
-    _, own = group(1)
-    assert own != spectators and " mine" in own and " mine" not in spectators
+    # So does the seat it is about: the row names it, and its board's CSS marks it as its own.
+    assert group(1)[1] is spectators
+    assert ' data-seats="1"' in spectators

@@ -21,10 +21,10 @@ def test_equal_slices_have_equal_keys_and_different_ones_do_not():
 def test_a_safe_string_and_the_same_text_unsafe_are_different_slices():
     # The template escapes the one and not the other, so they must not share a rendering.
     assert _key({"label": "<b>x</b>"}) != _key({"label": mark_safe("<b>x</b>")})  # noqa: S308
-    plain = snippet("kilforth/_log_row.html", r=LogRow(LogLine("k", "a < b"), False, False, 1))
+    plain = snippet("kilforth/_log_row.html", r=LogRow(LogLine("k", "a < b"), False, 1))
     safe = snippet(
         "kilforth/_log_row.html",
-        r=LogRow(LogLine("k", mark_safe("a <i>b</i>")), False, False, 1),  # noqa: S308
+        r=LogRow(LogLine("k", mark_safe("a <i>b</i>")), False, 1),  # noqa: S308
     )
     assert "a &lt; b" in plain
     assert "<i>b</i>" in safe
@@ -48,10 +48,13 @@ def test_an_events_sentence_is_kept_per_viewer_and_names():
 def test_a_log_row_is_keyed_by_what_it_shows():
     line = LogLine("move", "Ann moves.", day=2, seats=frozenset({0}))
     same = LogLine("move", "Ann moves.", day=2, seats=frozenset({0}))
-    assert _key(LogRow(line, True, False, 2)) == _key(LogRow(same, True, False, 2))
-    assert _key(LogRow(line, True, False, 2)) != _key(LogRow(line, False, False, 2))
-    assert _key(LogRow(line, True, False, 2)) != _key(
-        LogRow(LogLine("move", "Bea moves.", day=2), True, False, 2)
+    assert _key(LogRow(line, False, 2)) == _key(LogRow(same, False, 2))
+    assert _key(LogRow(line, False, 2)) != _key(LogRow(line, True, 2))
+    assert _key(LogRow(line, False, 2)) != _key(
+        LogRow(LogLine("move", "Bea moves.", day=2), False, 2)
+    )
+    assert _key(LogRow(line, False, 2)) != _key(
+        LogRow(LogLine("move", "Ann moves.", day=2, seats=frozenset({1})), False, 2)
     )
 
 

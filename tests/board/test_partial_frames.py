@@ -184,7 +184,7 @@ def test_the_log_shows_its_newest_whole_groups_of_events_with_their_day_headings
         rows = []
         for line in reversed(context["log"].lines()):
             new_day = not rows or rows[-1].day != line.day
-            rows.append(LogRow(line=line, mine=viewer in line.seats, new_day=new_day, day=line.day))
+            rows.append(LogRow(line=line, new_day=new_day, day=line.day))
         one_list = "".join(render("kilforth/_log_row.html", {"r": r}).strip() for r in rows)
         assert shown == one_list, state.version
         assert seen or "Nothing has happened yet." in shown

@@ -259,11 +259,16 @@ def test_rolled_dice_are_drawn_with_each_face_and_successes_marked():
     assert '<use href="#kb-d' in html
 
 
-def test_the_log_marks_the_viewers_own_lines_for_the_only_mine_filter():
+def test_the_log_names_the_seats_each_line_is_about_for_the_only_mine_filter():
     state = sample("gloom", "competitive", 2)[6]
     html = render(state, 0)
     assert 'id="kb-log-mine"' in html and "hx-preserve" in html
-    assert 'class="log-row' in html and " mine" in html
+    # The board says whose it is; a row names the seats it is about (board.css marks the
+    # viewer's own by the two), so every viewer who reads the same line gets the same row.
+    assert re.search(r'<div class="kb [^"]*"[^>]* data-viewer="0"', html)
+    about = re.findall(r'<li class="log-row[^"]*"(?: data-seats="([\d ]+)")? data-kind', html)
+    assert any(seats and "0" in seats.split() for seats in about)
+    assert any(not seats or "0" not in seats.split() for seats in about)
     assert 'id="kb-log-mine"' not in render(state, None), "spectators have nothing of their own"
 
 

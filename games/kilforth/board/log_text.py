@@ -44,11 +44,12 @@ class LogLine:
 
 @dataclass(frozen=True)
 class LogRow:
-    """One row of the board's log: a line, whether it is about the viewer, and the day heading
-    above it when a new day starts there."""
+    """One row of the board's log: a line and the day heading above it when a new day starts
+    there. The row names the seats its line is about (`data-seats`), and the board's CSS marks
+    those about the viewer (`data-viewer` on the board): the same row, and so the same group of
+    rows, for every viewer who reads the same line."""
 
     line: LogLine
-    mine: bool
     new_day: bool
     day: int
 
@@ -193,9 +194,23 @@ def describe_kept(
 ) -> LogLine:
     """`describe`, remembered: `names_key` must stand for everything `names` answers (`key`:
     the event's `event_key`, when the caller has it already)."""
+    return describe_scoped(e, names, names_key, viewer, success_min, key)[0]
+
+
+def describe_scoped(
+    e: dict,
+    names: Names,
+    names_key: tuple,
+    viewer: int | None = None,
+    success_min: int = 5,
+    key: bytes | None | _Unset = _UNSET,
+) -> tuple[LogLine, bool]:
+    """`describe_kept`, and whether the line is every viewer's (it does not depend on whose
+    view it is): a caller that keeps lines for several viewers keeps such a line once."""
     content = event_key(e) if isinstance(key, _Unset) else key
     if content is None:  # not plain JSON data: describe it afresh
-        return describe(e, names, viewer, success_min)
+        line, viewers_own = _described(e, names, viewer, success_min)
+        return line, not viewers_own
     # A line that does not depend on whose view it is is kept once for every viewer.
     anyone = (content, names_key, _ANY_VIEWER, success_min)
     own = (content, names_key, viewer, success_min)
@@ -204,7 +219,7 @@ def describe_kept(
             line = _lines.get(key)
             if line is not None:
                 _lines.move_to_end(key)
-                return line
+                return line, key is anyone
     line, viewers_own = _described(e, names, viewer, success_min)
     with _lines_lock:
         line = _shared(line)
@@ -212,7 +227,7 @@ def describe_kept(
         _lines[key] = line
         while len(_lines) > LINES_KEPT:
             _lines.popitem(last=False)
-    return line
+    return line, not viewers_own
 
 
 # The viewer in the key of a line that is the same for every viewer (viewers are ints or None).

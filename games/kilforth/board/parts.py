@@ -141,9 +141,10 @@ class Group(NamedTuple):
 _rings: OrderedDict[tuple, dict[int, Group]] = OrderedDict()
 
 
-def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]:
-    """The log's parts for `viewer`: (part id, its group of rows) for each part of the ring in
-    turn (`kilforth/_log_group.html`: the group's number and its rows newest first).
+def log_groups(log: LogTail) -> list[tuple[str, SafeString]]:
+    """The log's parts for one view (`log.view`): (part id, its group of rows) for each part of
+    the ring in turn (`kilforth/_log_group.html`: the group's number and its rows newest
+    first).
 
     A group is made again only when its events or the day of the row above it changed since
     this view's last board (`_rings`): a decision adds its events to the newest group or two,
@@ -153,7 +154,9 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
     are kept here, not in the parts' memo, which they would crowd (six groups per view). A row
     is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
     never changes, and the viewers who read the same sentence share one: log_text._shared), by
-    whether it is about the viewer and whether a day heading goes above it."""
+    whether a day heading goes above it. A row is the same for every viewer who reads its
+    sentence (it names the seats it is about, and the board's CSS marks the viewer's own), so
+    most groups' HTML is made once for every view of a state (`_group_body`)."""
     events, numbers = log.events, log.numbers
     newest = numbers[-1] // LOG_GROUP if events else 0
     with _lock:
@@ -171,7 +174,7 @@ def log_groups(log: LogTail, viewer: int | None) -> list[tuple[str, SafeString]]
         if found is not None and found.events == group_events and found.above == above:
             made[group] = found
         else:
-            rows = _group_rows(log, lo, hi, above, viewer, _grown(found, group_events))
+            rows = _group_rows(log, lo, hi, above, _grown(found, group_events))
             body = _group_body(part_id, group, rows, not events and back == 0)
             made[group] = Group(group_events, above, body, rows)
         ring[group % LOG_GROUPS] = (part_id, made[group].body)
@@ -228,7 +231,6 @@ def _group_rows(
     lo: int,
     hi: int,
     above: int | None,
-    viewer: int | None,
     before: Group | None = None,
 ) -> tuple[SafeString, ...]:
     """The rows of events lo..hi-1, newest first; `above`: the day of the row above them.
@@ -248,13 +250,10 @@ def _group_rows(
         made = line.__dict__.get("_rows")
         if made is None:
             made = line.__dict__["_rows"] = {}
-        mine = viewer is not None and viewer in line.seats
-        html = made.get((mine, new_day))
+        html = made.get(new_day)
         if html is None:
-            row = LogRow(line=line, mine=mine, new_day=new_day, day=line.day)
-            html = made[(mine, new_day)] = SafeString(
-                render("kilforth/_log_row.html", {"r": row}).strip()
-            )
+            row = LogRow(line=line, new_day=new_day, day=line.day)
+            html = made[new_day] = SafeString(render("kilforth/_log_row.html", {"r": row}).strip())
         out.append(html)
     if before is not None:
         out.extend(before.rows[1:])
@@ -414,8 +413,5 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
             context["heroes"], public and public.heroes, "h", "kilforth/_hero.html", _hero_id
         ),
         # In a ring of groups by event number (log_groups): a decision changes one or two.
-        "log": [
-            slots.fill(part_id, body)
-            for part_id, body in log_groups(context["log"], context["viewer"])
-        ],
+        "log": [slots.fill(part_id, body) for part_id, body in log_groups(context["log"])],
     }, slots

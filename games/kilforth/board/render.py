@@ -37,7 +37,16 @@ from .card_facts import (
     race_name,
     saga_stage,
 )
-from .log_text import LogLine, LogRow, LogTail, Names, describe_kept, event_key, faces
+from .log_text import (
+    LogLine,
+    LogRow,
+    LogTail,
+    Names,
+    describe_kept,
+    describe_scoped,
+    event_key,
+    faces,
+)
 from .parts import Kept, board_parts, render
 
 logger = logging.getLogger(__name__)
@@ -652,15 +661,21 @@ class Public:
     parts: dict[str, SafeString] = field(default_factory=dict)
     # `listed`: the cells' and the panels' slots and bodies, made once.
     lists: dict[str, tuple[list[SafeString], dict[str, SafeString]]] = field(default_factory=dict)
-    # Log events' sentences by (the event object, viewer): the views of one state show the same
-    # event objects (the state's own), so each is looked up once per viewer, and its key
-    # (`event_key`) made once. The event is kept with its line, so its id cannot be reused.
-    lines: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
+    # Log events' sentences: the views of one state show the same event objects (the state's
+    # own), so each is looked up once (`lines`, by the event object, for a sentence that is
+    # every viewer's: most) or once per viewer (`own_lines`, by the event and the viewer, for
+    # one that reads the viewer), and its key (`event_key`) made once. The event is kept with
+    # its line, so its id cannot be reused.
+    lines: dict[int, tuple[dict, LogLine]] = field(default_factory=dict)
+    own_lines: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
     event_keys: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
-    # The same two of the table's layer before (`Earlier`): a new state shares the log's
+    # The same three of the table's layer before (`Earlier`): a new state shares the log's
     # events of the state it came from (State.clone), so most of its events were keyed and
     # described there (the success number they are described with being the same).
-    lines_before: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(default_factory=dict)
+    lines_before: dict[int, tuple[dict, LogLine]] = field(default_factory=dict)
+    own_lines_before: dict[tuple[int, int | None], tuple[dict, LogLine]] = field(
+        default_factory=dict
+    )
     keys_before: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
     # The map the layer was made from (the pictures of its state share it: `public_facts`) and,
     # by seat, the indices of its cells that hold something of that seat's (`_seat_cells`).
@@ -715,16 +730,27 @@ class Public:
     def line(
         self, event: dict, viewer: int | None, person: Names, names_key: tuple, succ_min: int
     ) -> LogLine:
-        found = self.lines.get((id(event), viewer))
+        found = self.lines.get(id(event))
         if found is not None and found[0] is event:
             return found[1]
-        found = self.lines_before.get((id(event), viewer))
+        own = (id(event), viewer)
+        found = self.own_lines.get(own)
         if found is not None and found[0] is event:
-            line = found[1]
+            return found[1]
+        found = self.lines_before.get(id(event))
+        if found is not None and found[0] is event:
+            self.lines[id(event)] = found
+            return found[1]
+        found = self.own_lines_before.get(own)
+        if found is not None and found[0] is event:
+            self.own_lines[own] = found
+            return found[1]
+        key = self._event_key(event)
+        line, everyones = describe_scoped(event, person, names_key, viewer, succ_min, key=key)
+        if everyones:
+            self.lines[id(event)] = (event, line)
         else:
-            key = self._event_key(event)
-            line = describe_kept(event, person, names_key, viewer, succ_min, key=key)
-        self.lines[(id(event), viewer)] = (event, line)
+            self.own_lines[own] = (event, line)
         return line
 
 
@@ -738,9 +764,10 @@ class Earlier:
     hero_facts: list
     heroes: list[dict]
     parts: dict[str, SafeString]
-    # The layer's log sentences and event keys (filled as its views are made), and the
-    # success number its sentences were made with.
-    lines: dict[tuple[int, int | None], tuple[dict, LogLine]]
+    # The layer's log sentences (every viewer's, and viewers' own) and event keys (filled as
+    # its views are made), and the success number its sentences were made with.
+    lines: dict[int, tuple[dict, LogLine]]
+    own_lines: dict[tuple[int, int | None], tuple[dict, LogLine]]
     event_keys: dict[int, tuple[dict, bytes | None]]
     succ_min: object
 
@@ -901,6 +928,7 @@ def _public_of(
         made.keys_before = earlier.event_keys
         if earlier.succ_min == succ_min:
             made.lines_before = earlier.lines
+            made.own_lines_before = earlier.own_lines
     if earlier is not None:  # the parts of what was taken, as they were made
         for mine, theirs, name in ((cells, earlier.cells, "loc"), (panels, earlier.heroes, "")):
             for taken, before in zip(mine, theirs, strict=False):
@@ -932,6 +960,7 @@ def _public_of(
                 panels,
                 made.parts,
                 made.lines,
+                made.own_lines,
                 made.event_keys,
                 succ_min,
             )
@@ -1225,18 +1254,11 @@ def _log_numbers(picture: dict, count: int) -> list[int]:
     return list(range(count))
 
 
-def _log_rows(lines: list[LogLine], viewer: int | None) -> list[LogRow]:
+def _log_rows(lines: list[LogLine]) -> list[LogRow]:
     rows = []
     prev_day = None
     for line in reversed(lines):
-        rows.append(
-            LogRow(
-                line=line,
-                mine=viewer is not None and viewer in line.seats,
-                new_day=line.day != prev_day,
-                day=line.day,
-            )
-        )
+        rows.append(LogRow(line=line, new_day=line.day != prev_day, day=line.day))
         prev_day = line.day
     return rows
 
@@ -1307,7 +1329,7 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     """The whole game log for one viewer (the board shows only its newest part)."""
     context = board_context(picture, viewer=viewer, players=players, online=set(), table_slug="")
     # Not memoized (board/parts.py): a whole game's rows would crowd out the live boards' parts.
-    rows = _log_rows(context["log"].lines(), viewer)
+    rows = _log_rows(context["log"].lines())
     html = SafeString("".join(render("kilforth/_log_row.html", {"r": r}) for r in rows))
     whole = {"part_id": "", "rows": html, "group": 0, "empty": not rows}
     context["parts"] = {"log": [render("kilforth/_log_group.html", whole)]}
