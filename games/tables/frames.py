@@ -25,7 +25,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -160,15 +160,35 @@ class Skeleton(NamedTuple):
         """`skeleton` read. Its texts are interned: the skeletons of a kit's views differ in a
         few places (whose view, which table), so the views kept in a process share most of
         their texts (a Kilforth board's skeleton is about 12 KiB). A kit that keeps its
-        skeletons keeps them read, not as their text."""
+        skeletons keeps them read, not as their text. Its ids and its own bodies are one tuple
+        for every skeleton that has the same (`same_tuple`): every view of a table has."""
         parts, texts = _read(skeleton)
         interned = tuple(sys.intern(text) for text in texts)
         _know_plain(interned)
         return cls(
             interned,
-            tuple(sys.intern(part_id) for part_id, _ in parts),
-            tuple(body for _, body in parts),
+            same_tuple(tuple(sys.intern(part_id) for part_id, _ in parts)),
+            same_tuple(tuple(body for _, body in parts)),
         )
+
+
+# The tuples of part ids (and of a skeleton's own bodies) kept, one object for each: every view
+# of a table has the same part ids at every version, so its renderings and skeletons share one
+# tuple (a Kilforth board's 60 ids take 0.4 KiB a tuple). Emptied when full.
+TUPLES_KEPT = 4096
+_tuples: dict[tuple, tuple] = {}
+T = TypeVar("T", bound=tuple)
+
+
+def same_tuple(items: T) -> T:
+    """The tuple kept equal to `items` (`items` itself, kept, if there is none). A kit may keep
+    its own keys so (they must be hashable)."""
+    found = _tuples.get(items)
+    if found is None:
+        if len(_tuples) >= TUPLES_KEPT:
+            _tuples.clear()
+        found = _tuples.setdefault(items, items)
+    return found
 
 
 @lru_cache(maxsize=1024)
@@ -320,7 +340,7 @@ class Rendering:
             texts = tuple(text if text.isascii() else ascii_html(text) for text in html.texts)
         else:
             parts, texts = _read(ascii_html(html))
-        part_ids = tuple([part_id for part_id, _ in parts])
+        part_ids = same_tuple(tuple([part_id for part_id, _ in parts]))
         # Nearly always ASCII already (ascii_html): asked of the string itself, not by a call.
         bodies = tuple([body if body.isascii() else ascii_html(body) for _, body in parts])
         texts = (as_part(texts[0]), *texts[1:])

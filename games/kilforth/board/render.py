@@ -21,7 +21,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
 from games.kilforth.engine.events import name_people
-from games.tables.frames import Skeleton, Unjoined, compose, slot
+from games.tables.frames import Skeleton, Unjoined, compose, same_tuple, slot
 
 from . import rules_help
 from .card_facts import (
@@ -111,7 +111,8 @@ def _skeleton(context: dict, parts: dict) -> Skeleton:
         context["spectator"],
         context["viewer"],
         context["slug"],
-        tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in parts.items()),
+        # The same slots for every view of a table: one key, kept once.
+        same_tuple(tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in parts.items())),
     )
 
 
