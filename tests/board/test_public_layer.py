@@ -343,3 +343,31 @@ def test_a_presence_change_changes_the_presence_part_and_no_other():
         assert [pid for pid in after if after[pid] != before[pid]] == ["kb-presence"]
         assert 'data-online="0 1 3"' in after["kb-presence"]
         assert 'data-online="0"' in before["kb-presence"]
+
+
+def test_a_sentence_every_viewer_reads_is_kept_once_per_event_in_the_state_s_layer():
+    # The five views of a state look each event's sentence up in the state's layer. A sentence
+    # that does not read whose view it is is kept once for all of them, by the event; only one
+    # that does (a bookkeeping line shown as such to its own seat) is kept per viewer.
+    forget()
+    names = players(4)
+    state = playout("gloom", "competitive", 4, seed=7)[60]
+    for viewer in (0, 1, 2, 3, None):
+        picture = view(state, viewer)
+        render_board(
+            picture, viewer=viewer, players=names, online=set(), table_slug="once", source=state
+        )
+    layer = next(p for p in board_render._publics.values() if p.source() is state)
+    assert layer.lines and all(event is not None for event, _ in layer.lines.values())
+    picture = view(state, None)
+    newest = picture["log_numbers"][-1] // LOG_GROUP
+    shown = [
+        e
+        for e, n in zip(picture["log"], picture["log_numbers"], strict=True)
+        if n // LOG_GROUP > newest - LOG_GROUPS
+    ]
+    for event in shown:  # every viewer sees it: kept once, or once for each of the five
+        own = [(id(event), v) in layer.own_lines for v in (0, 1, 2, 3, None)]
+        assert id(event) in layer.lines or all(own), event
+        assert not (id(event) in layer.lines and any(own)), event
+    assert sum(id(e) in layer.lines for e in shown) > len(shown) // 2

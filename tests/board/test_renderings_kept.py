@@ -69,3 +69,12 @@ def test_an_older_rendering_holds_a_machine_word_per_part_not_a_dict_of_its_dige
     own = sys.getsizeof(older.digests) + sys.getsizeof(older.part_ids)
     assert own <= 16 * parts + 200, own
     assert older.parts == dict(zip(older.part_ids, older.digests, strict=True))
+
+
+def test_every_rendering_of_a_table_s_views_shares_one_tuple_of_part_ids():
+    # Every view of a table has the same parts at every version: its renderings (and the
+    # board's skeletons) hold one tuple of their ids, not one each.
+    states = playout("gloom", "competitive", 2)[20:23]
+    made = [Rendering.of(board(state, viewer), 0) for state in states for viewer in (0, 1, None)]
+    assert len({r.part_ids for r in made}) == 1
+    assert len({id(r.part_ids) for r in made}) == 1
