@@ -201,12 +201,13 @@ def describe_scoped(
     e: dict,
     names: Names,
     names_key: tuple,
-    viewer: int | None = None,
-    success_min: int = 5,
-    key: bytes | None | _Unset = _UNSET,
+    viewer: int | None,
+    success_min: int,
+    key: bytes | None | _Unset,
 ) -> tuple[LogLine, bool]:
-    """`describe_kept`, and whether the line is every viewer's (it does not depend on whose
-    view it is): a caller that keeps lines for several viewers keeps such a line once."""
+    """`describe_kept` (`key`: the event's `event_key`, or `_UNSET`), and whether the line is
+    every viewer's (it does not depend on whose view it is): a caller that keeps lines for
+    several viewers keeps such a line once."""
     content = event_key(e) if isinstance(key, _Unset) else key
     if content is None:  # not plain JSON data: describe it afresh
         line, viewers_own = _described(e, names, viewer, success_min)
