@@ -234,6 +234,51 @@ def test_each_heros_panel_says_online_or_offline_by_the_presence_part(browser): 
     page.close()
 
 
+def test_the_map_marks_the_viewers_hero_standee_and_progress_by_the_boards_viewer(browser):  # noqa: F811
+    """Every viewer is sent the same cell (one they have no way to): the cell names the seats
+    standing there and a progress line its seat, and board.css marks the viewer's own by the
+    board's data-viewer (the ring, "(you)", "you are here" said to a screen reader, the
+    progress in bold)."""
+    import re
+
+    from .games import playout
+
+    state = next(
+        s
+        for s in playout("gloom", "competitive", 2)
+        if s.result is None
+        and any(e["progress"] for loc in view(s, None)["map"] for e in loc["encounters"])
+    )
+    where = {h["seat"]: h["loc"] for h in view(state, None)["heroes"]}
+    progress = {
+        int(seat)
+        for loc in view(state, None)["map"]
+        for e in loc["encounters"]
+        for seat in e["progress"]
+    }
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    for viewer in (0, 1, None):
+        page.set_content(page_html(framed(state, viewer)))
+        for seat in (0, 1):
+            cell = page.locator(f"#kb-loc-{where[seat]}")
+            standee = cell.locator(f'.standee[data-seat="{seat}"]')
+            assert standee.locator(".you").is_visible() == (seat == viewer), (viewer, seat)
+            if where[0] != where[1]:
+                ring = cell.evaluate("el => getComputedStyle(el).boxShadow")
+                assert ("0px 0px 0px 3px" in ring) == (seat == viewer), (viewer, seat, ring)
+        here = page.get_by_role("button", name=re.compile("you are here"))
+        if viewer is None:
+            assert here.count() == 0
+        else:
+            assert here.count() == 1
+            assert here.get_attribute("id") == f"kb-loc-{where[viewer]}-open"
+        for seat in progress:
+            line = page.locator(f'.enc-prog[data-seat="{seat}"]').first
+            bold = line.evaluate("el => getComputedStyle(el).fontWeight") == "700"
+            assert bold == (seat == viewer), (viewer, seat)
+    page.close()
+
+
 def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_part(browser):  # noqa: F811
     """The log's groups are a ring of parts: the CSS shows them newest first at once, and
     board.js puts them in that order in the page after the frame (what a screen reader reads)."""

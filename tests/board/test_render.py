@@ -348,10 +348,14 @@ def test_the_locations_the_deciding_hero_may_move_to_are_marked_on_the_map():
 
 def test_only_the_viewers_own_hero_is_marked_as_you():
     state = sample("gloom", "competitive", 3)[3]
-    assert "(you)" not in render(state, None)
+    assert "<small>(you)</small>" not in render(state, None)
     html = render(state, 2)
-    assert "<bdi>Cid</bdi> <small>(you)</small>" in html
-    assert "Ann <small>(you)</small>" not in html
+    assert "<bdi>Cid</bdi> <small>(you)</small>" in html  # the seat's own panel
+    assert "<bdi>Ann</bdi> <small>(you)</small>" not in html
+    # On the map, every standee carries "(you)" and the board names its viewer: board.css shows
+    # the viewer's alone (test_board_in_chromium), so every viewer is sent the same cells.
+    assert 'data-viewer="2"' in html and 'data-viewer="spectator"' in render(state, None)
+    assert html.count('<small class="you"> (you)</small>') == 3
 
 
 def test_a_view_the_board_cannot_draw_still_gives_the_decision_forms():

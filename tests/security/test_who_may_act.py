@@ -127,5 +127,5 @@ async def test_a_socket_open_at_logout_is_shown_the_spectators_view_at_once():
     # No update of the game is needed: the socket is re-rendered for nobody signed in.
     after = await receive_until(sock, 'id="game-board"')
     assert 'class="kb-decision is-mine"' not in after
-    assert "(you)" not in after
+    assert 'data-viewer="spectator"' in after and "<small>(you)</small>" not in after
     await sock.disconnect()

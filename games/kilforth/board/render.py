@@ -410,13 +410,6 @@ def _cells(
                     "label": name_people(c.get("label") or str(c["key"]), person),
                 }
             )
-    here = heroes[viewer]["loc"] if viewer in heroes else None
-    # The cells that hold something of the viewer's, known at once from the public layer.
-    seats_own = (
-        public.cells_of(picture.get("map"), viewer)
-        if public is not None and viewer is not None
-        else None
-    )
     ancients_at: dict[int, list[dict]] = {}
     for a in public.ancients if public is not None else _ancients(picture):
         if a["in_play"] and a["loc"] is not None:
@@ -424,11 +417,9 @@ def _cells(
     cells: list[dict | Kept] = []
     for i, loc in enumerate(picture.get("map") or []):
         idx = loc.get("index", i)
-        if public is not None and (
-            (idx not in reach and idx != here and idx not in seats_own)
-            if seats_own is not None
-            else not _cell_is_own(loc, idx, viewer, reach, here)
-        ):
+        if public is not None and idx not in reach:
+            # Only a way there is the viewer's own: their hero, their progress and the foes of
+            # theirs are marked by the board's CSS, which knows the viewer (`data-viewer`).
             cells.append(public.cells[i])
             continue
         if own is not None:
@@ -437,7 +428,6 @@ def _cells(
                 [_standee_facts(heroes[s]) for s in loc.get("heroes") or [] if s in heroes],
                 ancients_at.get(idx),
                 reach.get(idx),
-                idx == here,
             )
             kept = own.kept(f"kb-loc-{idx}", made_of)
             if kept is not None:
@@ -456,6 +446,7 @@ def _cells(
                     continue
         row, col = divmod(idx, 5)
         terrain = loc.get("terrain", "none")
+        seats_here = [s for s in loc.get("heroes") or [] if s in heroes]
         cells.append(
             {
                 "index": idx,
@@ -471,16 +462,13 @@ def _cells(
                 "market": bool(loc.get("market")),
                 "obstacles": loc.get("obstacles") or 0,
                 "plots": [_plot(p) for p in loc.get("plots") or []],
-                "encounters": [_encounter(e, person, viewer) for e in loc.get("encounters") or []],
-                "standees": [
-                    _standee(heroes[s], viewer, person)
-                    for s in loc.get("heroes") or []
-                    if s in heroes
-                ],
+                "encounters": [_encounter(e, person) for e in loc.get("encounters") or []],
+                "standees": [_standee(heroes[s], person) for s in seats_here],
+                # The seats whose heroes stand here: the viewer's own is marked by board.css.
+                "here": " ".join(str(s) for s in seats_here),
                 "ancients": ancients_at.get(idx, []),
                 "reachable": idx in reach,
                 "go": reach.get(idx, []),
-                "here": idx == here,
                 "centre": idx == 12,
                 "text": _loc_text(loc),
             }
@@ -488,40 +476,6 @@ def _cells(
         if own is not None:
             own.facts[f"kb-loc-{idx}"] = made_of
     return cells
-
-
-def _cell_is_own(
-    loc: dict, idx: int, viewer: int | None, reach: dict[int, list], here: int | None
-) -> bool:
-    """Whether a cell shows `viewer` something a spectator's does not: a way there, their own
-    hero or standee, their progress on or their being the foe of one of its encounters."""
-    if viewer is None:
-        return False
-    return idx in reach or idx == here or viewer in _cell_seats(loc)
-
-
-def _cell_seats(loc: dict) -> set[int]:
-    """The seats a cell holds something of: their hero, a foe of theirs, their progress on one
-    of its encounters."""
-    seats = set(loc.get("heroes") or ())
-    for e in loc.get("encounters") or ():
-        seats.update(e.get("enemies") or ())
-        for seat in e.get("progress") or ():
-            try:
-                seats.add(int(seat))
-            except (TypeError, ValueError):
-                continue
-    return seats
-
-
-def _seat_cells(board: list[dict]) -> dict[int, frozenset[int]]:
-    """By seat, the indices of the cells of `board` that hold something of theirs
-    (`_cell_seats`), read once for every seat."""
-    found: dict[int, set[int]] = {}
-    for i, loc in enumerate(board):
-        for seat in _cell_seats(loc):
-            found.setdefault(seat, set()).add(loc.get("index", i))
-    return {seat: frozenset(cells) for seat, cells in found.items()}
 
 
 def _loc_text(loc: dict) -> str:
@@ -542,7 +496,7 @@ def _plot(pid: str) -> dict:
     }
 
 
-def _encounter(e: dict, person: Names, viewer: int | None) -> dict:
+def _encounter(e: dict, person: Names) -> dict:
     c = card(e.get("id"))
     etype = e.get("type") or c.get("type", "")
     values = [{"attr": a, "short": ATTR_SHORT[a], "value": c.get(a, 0)} for a in ATTRS if c.get(a)]
@@ -559,7 +513,7 @@ def _encounter(e: dict, person: Names, viewer: int | None) -> dict:
                 "n": prog.get("n", 0),
                 "need": c.get(attr, 0),
                 "attr": attr,
-                "me": s == viewer,
+                "seat": s,
             }
         )
     foes = [s for s in e.get("enemies") or [] if isinstance(s, int)]
@@ -576,11 +530,10 @@ def _encounter(e: dict, person: Names, viewer: int | None) -> dict:
         "text": c.get("text", ""),
         "progress": progress,
         "foes_of": [person(s) for s in foes],
-        "my_foe": etype == "enemy" or (viewer in foes),
     }
 
 
-def _standee(h: dict, viewer: int | None, person: Names) -> dict:
+def _standee(h: dict, person: Names) -> dict:
     seat = h["seat"]
     who = person(seat)
     return {
@@ -592,7 +545,6 @@ def _standee(h: dict, viewer: int | None, person: Names) -> dict:
         "hidden": h.get("hidden"),
         "camped": h.get("camped"),
         "defeated": h.get("defeated"),
-        "me": seat == viewer,
     }
 
 
@@ -650,7 +602,8 @@ def _loc_name(picture: dict, idx: object) -> str:
 class Public:
     """The map's cells and the heroes' panels of one state as a spectator sees them, with their
     parts, made once for every view of that state (`_public_of`). A view whose cell or panel holds
-    nothing of its own (`_cell_is_own`, `_public_hero`) takes the public one, and so its part."""
+    nothing of its own (a cell it has no way to, `_public_hero`) takes the public one, and so its
+    part."""
 
     source: weakref.ref
     cells: list[dict]
@@ -678,20 +631,6 @@ class Public:
         default_factory=dict
     )
     keys_before: dict[int, tuple[dict, bytes | None]] = field(default_factory=dict)
-    # The map the layer was made from (the pictures of its state share it: `public_facts`) and,
-    # by seat, the indices of its cells that hold something of that seat's (`_seat_cells`).
-    map: list[dict] | None = None
-    seat_cells: dict[int, frozenset[int]] | None = None
-
-    def cells_of(self, picture_map: object, viewer: int) -> frozenset[int] | None:
-        """The cells of `picture_map` that show `viewer`'s hero, standee, foes or progress
-        (what `_cell_is_own` asks of each cell, reach and whereabouts aside), read from the
-        layer's map once for every seat; None when the picture does not share that map."""
-        if picture_map is not self.map or self.map is None:
-            return None
-        if self.seat_cells is None:
-            self.seat_cells = _seat_cells(self.map)
-        return self.seat_cells.get(viewer, frozenset())
 
     def _event_key(self, event: dict) -> bytes | None:
         kept = self.event_keys.get(id(event))
@@ -776,8 +715,8 @@ class Earlier:
 @dataclass
 class Own:
     """What one viewer's board shows that is its own, by part id: what each part was made from
-    and the part. Its own are the cells and hero panels that a spectator's board shows
-    otherwise (`_cell_is_own`, `_public_hero`), and the dice and night panels (their lines are
+    and the part. Its own are the cells it has a way to and the hero panels that a spectator's
+    board shows otherwise (`_public_hero`), and the dice and night panels (their lines are
     told to the viewer). The viewer's next view takes each part made from the same facts
     (`kept`) instead of making its item and part again: a decision seldom changes what the
     seats who did not make it hold, nor the last dice or night, as it seldom changes the public
@@ -922,7 +861,6 @@ def _public_of(
         status=_status(public_picture, person),
         ancients=_ancients(public_picture),
         result=_result(public_picture, person),
-        map=public_picture.get("map"),
     )
     succ_min = picture.get("success_min", 5)
     if earlier is not None:
