@@ -145,8 +145,21 @@
     });
   }
   document.addEventListener("htmx:wsAfterMessage", logOrder);
+  // A hero's panel is the same for every viewer (board.css marks the viewer's own). The fold of
+  // the viewer's own hero (its saga and cards) opens the first time the page shows it; after
+  // that it stays as the person leaves it (a swap keeps the folds, above).
+  var opened = {};
+  function openOwn() {
+    var kb = document.querySelector(".kb[data-viewer]");
+    var id = kb && "kb-hero-more-" + kb.dataset.viewer;
+    var fold = id && !opened[id] && document.getElementById(id);
+    if (!fold) return;
+    opened[id] = true;
+    fold.open = true;
+  }
+  document.addEventListener("htmx:wsAfterMessage", openOwn);
   window.addEventListener("resize", fit);
-  function ready() { fit(); logOrder(); announce(); }
+  function ready() { fit(); logOrder(); openOwn(); announce(); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
 })();

@@ -279,6 +279,51 @@ def test_the_map_marks_the_viewers_hero_standee_and_progress_by_the_boards_viewe
     page.close()
 
 
+def test_the_viewers_own_hero_comes_first_in_gold_with_its_hand_below_by_the_boards_viewer(
+    browser,  # noqa: F811
+):
+    """Every hero's panel is the same for every viewer: board.css puts the viewer's own first,
+    in gold, with "(you)" and "Your turn", and right below it the hand (a part of the viewer's
+    own); board.js opens that panel's fold. A spectator's board marks no hero and has no hand."""
+    from .games import playout
+
+    state = next(
+        s
+        for s in playout("gloom", "competitive", 2)
+        if s.result is None and s.turn is not None and view(s, s.turn)["heroes"][s.turn]["hand"]
+    )
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    gold = "el => getComputedStyle(el).backgroundImage"
+    for viewer in (state.turn, 1 - state.turn, None):
+        page.set_content(page_html(framed(state, viewer)))
+        for seat in (0, 1):
+            card = page.locator(f"#kb-hero-card-{seat}")
+            mine = seat == viewer
+            assert card.locator(".you").is_visible() == mine, (viewer, seat)
+            assert ("gradient" in card.evaluate(gold)) == mine, (viewer, seat)
+            assert card.locator("details.hero-more").evaluate("d => d.open") == mine
+            if seat == state.turn:
+                said = card.locator(".hb-turn").inner_text().strip()
+                assert said == ("Your turn" if mine else "Their turn"), (viewer, seat)
+        hand = page.locator("#kb-hand")
+        if viewer is None:
+            assert not hand.is_visible()
+            continue
+        top = {
+            name: page.locator(selector).bounding_box()["y"]
+            for name, selector in (
+                ("own", f"#kb-hero-card-{viewer}"),
+                ("hand", "#kb-hand"),
+                ("other", f"#kb-hero-card-{1 - viewer}"),
+            )
+        }
+        assert top["own"] < top["hand"] < top["other"], top
+        assert hand.locator(".hand-title").inner_text().strip().startswith("Your hand: ")
+        cards = view(state, viewer)["heroes"][viewer]["hand"]
+        assert hand.locator(".minicard.rumour").count() == len(cards)
+    page.close()
+
+
 def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_part(browser):  # noqa: F811
     """The log's groups are a ring of parts: the CSS shows them newest first at once, and
     board.js puts them in that order in the page after the frame (what a screen reader reads)."""

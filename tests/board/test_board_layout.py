@@ -104,7 +104,7 @@ def test_on_a_desktop_the_map_the_decision_the_dice_and_my_hero_fit_one_screen(
     if page.locator(".tests").count():
         newest_dice_in_view(page)
     for part in (".hero-head", ".hp-bar", ".stats", ".attrs"):
-        within_screen(page, f".hero.is-me {part}")
+        within_screen(page, f"#kb-hero-card-{deciding(state)} {part}")  # the viewer's own
     map_box, decision = box(page, ".kb-map"), box(page, "#kb-decision")
     assert decision["x"] >= map_box["x"] + map_box["width"], "the decision is beside the map"
     context.close()
@@ -186,14 +186,14 @@ def test_on_a_phone_a_tap_opens_a_locations_text_and_its_cards(browser):  # noqa
     context.close()
 
 
-def test_on_a_phone_a_tap_opens_a_cards_text_in_a_hero_panel(browser):  # noqa: F811
+def test_on_a_phone_a_tap_opens_a_cards_text_in_the_hand(browser):  # noqa: F811
     state = next(
         s
         for s in playout("gloom", "competitive", 2)
         if s.waiting_for and view(s, s.waiting_for[0])["heroes"][s.waiting_for[0]]["hand"]
     )
     context, page = open_board(browser, state, PHONE, touch=True)
-    chip = page.locator(".hero.is-me .minicard.rumour").first
+    chip = page.locator("#kb-hand .minicard.rumour").first
     chip.scroll_into_view_if_needed()
     target = page.locator(f"#{chip.get_attribute('popovertarget')}")
     assert not target.is_visible()

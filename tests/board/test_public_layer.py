@@ -62,9 +62,11 @@ def test_the_views_of_one_state_share_the_cells_that_hold_nothing_of_their_own()
     assert any(0 in _seats_here(c) for c in spectator["cells"])
     for c, s in zip(seat["cells"], spectator["cells"], strict=True):
         assert (c is not s) == c["reachable"], c["index"]
-    # A hero's panel is shared with everyone but its own seat (competitive: hands are private).
-    assert seat["heroes"][1] is spectator["heroes"][1]
-    assert seat["heroes"][0] is not spectator["heroes"][0] and seat["heroes"][0]["me"]
+    # Every hero's panel is shared with everyone, its own seat included; the hand the seat sees
+    # is its own (competitive: its hero's alone), the spectators' none.
+    assert seat["heroes"] is spectator["heroes"] is spectator["public"].heroes
+    assert [(h["seat"], h["me"]) for h in seat["hands"]] == [(0, True)]
+    assert spectator["hands"] == []
 
 
 def test_a_state_gone_takes_its_shared_layer_with_it():
@@ -169,10 +171,10 @@ def test_every_seat_s_views_made_state_after_state_are_the_views_made_without_th
             assert_shared_is_plain(state, viewer, names, online, "own")
 
 
-def test_a_seat_s_view_takes_its_own_unchanged_cells_and_panel_from_its_view_before():
+def test_a_seat_s_view_takes_its_own_unchanged_cells_and_hand_from_its_view_before():
     names = players(4)
     states = playout("gloom", "competitive", 4, seed=5)[100:140]
-    panels_kept = panels_made = ways = 0
+    hands_kept = hands_made = ways = 0
     for n, state in enumerate(states):
         for again in (False, True):  # the same state again: every own item is the one before
             context = board_render.board_context(
@@ -184,23 +186,22 @@ def test_a_seat_s_view_takes_its_own_unchanged_cells_and_panel_from_its_view_bef
                 source=state,
             )
             public = context["public"]
-            # Its own: the cells it has a way to (on its turn only) and its hero's panel (its
-            # hand).
+            # Its own: the cells it has a way to (on its turn only) and its hand.
             cells = [c for c, p in zip(context["cells"], public.cells, strict=True) if c is not p]
             assert not cells or state.waiting_for == [2], state.version
-            mine = [*cells, context["heroes"][2]]
+            mine = [*cells, context["hands"]]
             if again:
                 assert all(isinstance(x, Kept) for x in mine), state.version
                 ways += len(cells)
             elif n == 0:
                 assert not any(isinstance(x, Kept) for x in mine), "nothing to keep from"
-            elif isinstance(context["heroes"][2], Kept):
-                panels_kept += 1
+            elif isinstance(context["hands"], Kept):
+                hands_kept += 1
             else:
-                panels_made += 1
+                hands_made += 1
             board_parts(context)  # the view made: its parts are what the next one keeps
-    # Seat 2 decides about a quarter of the time: its panel mostly stays as it was.
-    assert panels_kept > panels_made > 0, (panels_kept, panels_made)
+    # Seat 2 decides about a quarter of the time: its hand mostly stays as it was.
+    assert hands_kept > hands_made > 0, (hands_kept, hands_made)
     assert ways > 0
 
 
@@ -257,7 +258,7 @@ def test_a_view_s_record_holds_only_its_own_parts_and_lets_the_one_before_go():
         )
     [own] = [o for key, o in board_render._owns.items() if key[0] == "r"]
     assert own.before is None
-    assert set(own.parts) == set(own.facts) >= {"kb-hero-card-1", "kb-dice", "kb-night"}
+    assert set(own.parts) == set(own.facts) >= {"kb-hand", "kb-dice", "kb-night"}
     assert all(isinstance(part, str) for part in own.parts.values())
 
 

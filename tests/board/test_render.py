@@ -346,16 +346,24 @@ def test_the_locations_the_deciding_hero_may_move_to_are_marked_on_the_map():
     assert 'class="reach-badge"' not in render(state, None)
 
 
-def test_only_the_viewers_own_hero_is_marked_as_you():
+def test_every_viewer_is_sent_the_same_hero_panels_and_the_board_names_its_viewer():
     state = sample("gloom", "competitive", 3)[3]
-    assert "<small>(you)</small>" not in render(state, None)
-    html = render(state, 2)
-    assert "<bdi>Cid</bdi> <small>(you)</small>" in html  # the seat's own panel
-    assert "<bdi>Ann</bdi> <small>(you)</small>" not in html
-    # On the map, every standee carries "(you)" and the board names its viewer: board.css shows
-    # the viewer's alone (test_board_in_chromium), so every viewer is sent the same cells.
-    assert 'data-viewer="2"' in html and 'data-viewer="spectator"' in render(state, None)
-    assert html.count('<small class="you"> (you)</small>') == 3
+    spectator, seat = render(state, None), render(state, 2)
+    assert 'data-viewer="2"' in seat and 'data-viewer="spectator"' in spectator
+
+    def part(html: str, part_id: str) -> str:
+        return html.split(f"<!--[{part_id}-->", 1)[1].split("<!--]-->", 1)[0]
+
+    for s in range(3):
+        assert part(seat, f"kb-hero-card-{s}") == part(spectator, f"kb-hero-card-{s}")
+        assert f'data-seat="{s}"' in part(seat, f"kb-hero-card-{s}")
+    # Every hero's panel and standee carries "(you)": board.css shows the viewer's alone
+    # (test_board_in_chromium).
+    assert seat.count('<small class="you"> (you)</small>') == 6
+    assert spectator.count('<small class="you"> (you)</small>') == 6
+    # The seat's hand is a part of its own; the spectators' is empty.
+    assert 'id="kb-hand" class="kb-hand" hidden' in part(spectator, "kb-hand")
+    assert "Your hand" in part(seat, "kb-hand")
 
 
 def test_a_view_the_board_cannot_draw_still_gives_the_decision_forms():
@@ -424,3 +432,25 @@ def test_the_decision_names_other_players_by_their_names_never_by_their_hero_tit
 
 def ann_and_bea(seat: int | None) -> str:
     return {0: "Ann", 1: "Bea"}.get(seat, "Someone")
+
+
+def test_the_hand_says_which_keywords_its_heros_saga_still_needs_are_in_it():
+    from games.kilforth.board.card_facts import keywords_of
+
+    found = 0
+    for state in playout("gloom", "competitive", 4)[::3]:
+        for seat in range(4):
+            v = view(state, seat)
+            context = board_context(
+                v, viewer=seat, players=players(4), online=set(), table_slug="t"
+            )
+            [hand] = context["hands"]
+            needed = {k["kw"] for k in context["heroes"][seat]["saga"]["kw"] if not k["in_play"]}
+            in_hand = {kw for cid in v["heroes"][seat]["hand"] for kw in keywords_of(cid)}
+            assert set(hand["saga_in_hand"]) == needed & in_hand, (state.version, seat)
+            if hand["saga_in_hand"]:
+                part = render(state, seat).split("<!--[kb-hand-->", 1)[1].split("<!--]-->")[0]
+                for kw in hand["saga_in_hand"]:
+                    assert f'<span class="kw in-hand">&#9680; {kw}</span>' in part
+                found += 1
+    assert found > 0

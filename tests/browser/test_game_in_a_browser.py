@@ -183,7 +183,7 @@ def test_two_players_and_a_spectator_play_the_first_day_and_night(browser, serve
     # On the real page too, a desktop screen holds the map, the decision and the own hero without
     # scrolling, and a phone shows the whole map with nothing to scroll sideways.
     host.evaluate("window.scrollTo(0, 0)")
-    for selector in (".kb-map", "#kb-decision", ".hero.is-me .stats"):
+    for selector in (".kb-map", "#kb-decision", "#kb-hero-card-0 .stats"):  # the host's hero
         b = host.locator(selector).bounding_box()
         assert b and b["y"] >= 0 and b["y"] + b["height"] <= 900, (selector, b)
         assert b["x"] + b["width"] <= 1366, (selector, b)

@@ -412,6 +412,8 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "heroes": listed(
             context["heroes"], public and public.heroes, "h", "kilforth/_hero.html", _hero_id
         ),
+        # The hands the viewer sees: its own (the heroes' panels are everyone's).
+        "hand": own("kb-hand", "kilforth/_hand.html", "hands", context["hands"]),
         # In a ring of groups by event number (log_groups): a decision changes one or two.
         "log": [slots.fill(part_id, body) for part_id, body in log_groups(context["log"])],
     }, slots

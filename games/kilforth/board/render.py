@@ -205,12 +205,17 @@ def board_context(
         "status": public.status if public is not None else _status(picture, person),
         "decision": _decision(picture, viewer, person, succ_min),
         "cells": _cells(picture, viewer, person, public, own=own),
-        "heroes": [
-            public.heroes[i]
-            if public is not None and _public_hero(h, viewer)
-            else _own_hero(picture, h, viewer, person, own)
-            for i, h in enumerate(heroes)
-        ],
+        # Every hero's panel is the same for every viewer (the viewer's own is marked by
+        # board.css, from the board's data-viewer); the hands a viewer sees are a part of its own.
+        "heroes": public.heroes
+        if public is not None
+        else [_hero(picture, h, person) for h in heroes],
+        "hands": _own_panel(
+            own,
+            "kb-hand",
+            _hands_facts(picture, heroes),
+            lambda: _hands(picture, heroes, viewer, person),
+        ),
         "public": public,
         "own": own,
         "ancients": public.ancients if public is not None else _ancients(picture),
@@ -602,8 +607,8 @@ def _loc_name(picture: dict, idx: object) -> str:
 class Public:
     """The map's cells and the heroes' panels of one state as a spectator sees them, with their
     parts, made once for every view of that state (`_public_of`). A view whose cell or panel holds
-    nothing of its own (a cell it has no way to, `_public_hero`) takes the public one, and so its
-    part."""
+    nothing of its own (a cell it has no way to; every hero's panel) takes the public one, and so
+    its part."""
 
     source: weakref.ref
     cells: list[dict]
@@ -715,14 +720,13 @@ class Earlier:
 @dataclass
 class Own:
     """What one viewer's board shows that is its own, by part id: what each part was made from
-    and the part. Its own are the cells it has a way to and the hero panels that a spectator's
-    board shows otherwise (`_public_hero`), and the dice and night panels (their lines are
-    told to the viewer). The viewer's next view takes each part made from the same facts
-    (`kept`) instead of making its item and part again: a decision seldom changes what the
-    seats who did not make it hold, nor the last dice or night, as it seldom changes the public
-    cells (`Earlier`). `before` is the record of the viewer's view before, read while this
-    view is made (then let go, `done`); this one is filled as the view is made (its parts by
-    `board_parts`)."""
+    and the part. Its own are the cells it has a way to, the hands it sees (`_hands`), and the
+    dice and night panels (their lines are told to the viewer). The viewer's next view takes
+    each part made from the same facts (`kept`) instead of making its item and part again: a
+    decision seldom changes what the seats who did not make it hold, nor the last dice or
+    night, as it seldom changes the public cells (`Earlier`). `before` is the record of the
+    viewer's view before, read while this view is made (then let go, `done`); this one is
+    filled as the view is made (its parts by `board_parts`)."""
 
     before: Own | None
     facts: dict[str, tuple] = field(default_factory=dict)
@@ -851,7 +855,7 @@ def _public_of(
     panels = [
         earlier.heroes[i]
         if earlier is not None and i < len(earlier.hero_facts) and earlier.hero_facts[i] == fact
-        else _hero(public_picture, h, None, person)
+        else _hero(public_picture, h, person)
         for i, (h, fact) in enumerate(zip(heroes, hero_facts, strict=True))
     ]
     made = Public(
@@ -920,29 +924,9 @@ def _hero_facts(picture: dict, h: dict) -> tuple:
     )
 
 
-def _public_hero(h: dict, viewer: int | None) -> bool:
-    """Whether `viewer` sees this hero's panel as a spectator does (not theirs, no hand shown)."""
-    return h["seat"] != viewer and "hand" not in h and "loot" not in h
-
-
-# -- heroes ----------------------------------------------------------------------------------
-
-
-def _own_hero(
-    picture: dict, h: dict, viewer: int | None, person: Names, own: Own | None
-) -> dict | Kept:
-    """A hero's panel that is the viewer's own (theirs, or a hand they see): with `own`, the
-    part of their view before when made from the same."""
-    if own is None:
-        return _hero(picture, h, viewer, person)
-    return own.item(
-        f"kb-hero-card-{h['seat']}",
-        _hero_facts(picture, h),
-        lambda: _hero(picture, h, viewer, person),
-    )
-
-
-def _hero(picture: dict, h: dict, viewer: int | None, person: Names) -> dict:
+def _hero(picture: dict, h: dict, person: Names) -> dict:
+    """A hero's panel, the same for every viewer: its hand and loot are counted, not shown (the
+    hands a viewer sees are a part of its own, `_hands`)."""
     seat = h["seat"]
     veiled = set(h.get("veiled") or [])
     attrs = []
@@ -958,23 +942,9 @@ def _hero(picture: dict, h: dict, viewer: int | None, person: Names) -> dict:
                 ),
             }
         )
-    hand = h.get("hand")
-    loot = h.get("loot")
-    held: set[str] = set()
-    for cid in h.get("assets") or []:
-        held.update(keywords_of(cid))
-    hand_kw: set[str] = set()
-    for cid in hand or []:
-        hand_kw.update(keywords_of(cid))
-    stage = saga_stage(
-        h.get("saga", ""),
-        h.get("chapter", 0),
-        len(picture.get("heroes") or []),
-        picture.get("edition", ""),
-    )
-    stage["kw"] = [
-        {"kw": k, "in_play": k in held, "in_hand": k in hand_kw} for k in stage["keywords"]
-    ]
+    held = _held_keywords(h)
+    stage = _saga(picture, h)
+    stage["kw"] = [{"kw": k, "in_play": k in held} for k in stage["keywords"]]
     assets = [_asset(c, c in veiled) for c in h.get("assets") or []]
     return {
         "seat": seat,
@@ -984,7 +954,6 @@ def _hero(picture: dict, h: dict, viewer: int | None, person: Names) -> dict:
         "hero": h.get("name", ""),
         "race": race_name(h.get("race", ""), bool(h.get("female"))),
         "klass": card_name(h.get("class")),
-        "me": seat == viewer,
         "hp": h.get("hp", 0),
         "max_hp": h.get("max_hp", 0),
         "hp_pct": int(100 * h.get("hp", 0) / h["max_hp"]) if h.get("max_hp") else 0,
@@ -1010,14 +979,84 @@ def _hero(picture: dict, h: dict, viewer: int | None, person: Names) -> dict:
             for c in h.get("skills") or []
         ],
         "assets": assets,
-        "hand_size": h.get("hand_size", len(hand or [])),
-        "hand": [_asset(c, False) for c in hand] if hand is not None else None,
-        "loot_size": h.get("loot_size", len(loot or [])),
-        "loot": [{"name": card_name(c), "text": card(c).get("text", "")} for c in loot]
-        if loot is not None
-        else None,
+        "hand_size": h.get("hand_size", len(h.get("hand") or [])),
+        "loot_size": h.get("loot_size", len(h.get("loot") or [])),
         "saga": stage,
     }
+
+
+def _held_keywords(h: dict) -> set[str]:
+    """The keywords of the hero's assets in play."""
+    held: set[str] = set()
+    for cid in h.get("assets") or []:
+        held.update(keywords_of(cid))
+    return held
+
+
+def _saga(picture: dict, h: dict) -> dict:
+    """The hero's saga at its chapter (a new dict: the caller may add to it)."""
+    return saga_stage(
+        h.get("saga", ""),
+        h.get("chapter", 0),
+        len(picture.get("heroes") or []),
+        picture.get("edition", ""),
+    )
+
+
+def _hands_facts(picture: dict, heroes: list[dict]) -> tuple:
+    """What the hands part is made from (`_hands`), besides the viewer and the names."""
+    return (
+        picture.get("edition"),
+        len(heroes),
+        tuple(
+            (
+                h["seat"],
+                tuple(h.get("hand") or ()),
+                tuple(h.get("loot") or ()),
+                "hand" in h,
+                "loot" in h,
+                h.get("saga"),
+                h.get("chapter"),
+                tuple(h.get("assets") or ()),
+            )
+            for h in heroes
+            if "hand" in h or "loot" in h
+        ),
+    )
+
+
+def _hands(picture: dict, heroes: list[dict], viewer: int | None, person: Names) -> list[dict]:
+    """The hands the viewer sees (its own; in co-op with open hands, every hero's that holds
+    something), its hero's first: the rumours and loot tokens, and which keywords the hero's
+    saga still needs are in that hand (the panel, the same for everyone, marks only those in
+    play)."""
+    out = []
+    for h in sorted(heroes, key=lambda h: h["seat"] != viewer):
+        seat = h["seat"]
+        if seat != viewer and not h.get("hand") and not h.get("loot"):
+            continue  # another hero's open hand, empty: its panel says so
+        hand = h.get("hand") or []
+        in_hand: set[str] = set()
+        for cid in hand:
+            in_hand.update(keywords_of(cid))
+        held = _held_keywords(h)
+        out.append(
+            {
+                "seat": seat,
+                "colour": SEAT_COLOURS[seat % len(SEAT_COLOURS)],
+                "player": person(seat),
+                "me": seat == viewer,
+                "hand": [_asset(c, False) for c in hand],
+                "loot": [
+                    {"name": card_name(c), "text": card(c).get("text", "")}
+                    for c in h.get("loot") or []
+                ],
+                "saga_in_hand": [
+                    k for k in _saga(picture, h)["keywords"] if k in in_hand and k not in held
+                ],
+            }
+        )
+    return out
 
 
 def _bonus_text(cid: str) -> str:
