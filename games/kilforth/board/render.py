@@ -915,13 +915,16 @@ def _public_of(
 
 
 def _hero_facts(picture: dict, h: dict) -> tuple:
-    """What a hero's public panel is made from (`_hero` for a spectator), besides the names."""
+    """What a hero's panel is made from (`_hero`, the same for every viewer), besides the names."""
     return (
         h,
         picture.get("edition"),
         len(picture.get("heroes") or []),
         _loc_name(picture, h.get("loc")),
     )
+
+
+# -- heroes ----------------------------------------------------------------------------------
 
 
 def _hero(picture: dict, h: dict, person: Names) -> dict:
