@@ -370,6 +370,111 @@ def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_par
     page.close()
 
 
+def test_a_seats_own_log_rows_read_among_everyones_in_order_under_their_days(browser):  # noqa: F811
+    """A seat's own events (what it was asked and chose, the cards it drew) come in a hidden
+    part of their own, so that every viewer shares the log's groups: board.js places a copy of
+    each row among the groups' rows, in the order of the game's log, under its day, in the
+    page's order (what a screen reader reads) as on the screen, and again after a frame."""
+    from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS
+
+    from .games import playout
+
+    seat = 1
+    states = playout("gloom", "competitive", 2)
+
+    def window(state) -> list[tuple[str, int, bool]]:
+        """The seat's events the log shows, newest first: (kind, day, the seat's own)."""
+        picture = view(state, seat)
+        pairs = list(zip(picture["log"], picture["log_numbers"], strict=True))
+        newest = max(n for e, n in pairs if e["vis"] == "all") // LOG_GROUP
+        oldest = (newest - LOG_GROUPS + 1) * LOG_GROUP
+        return [(e["e"], e["day"], e["vis"] != "all") for e, n in reversed(pairs) if n >= oldest]
+
+    def check(page, state) -> None:
+        items = page.evaluate(
+            "[...document.querySelectorAll('.log-list li')].map(li => [li.className,"
+            " li.dataset.kind || '', li.dataset.day || ''])"
+        )
+        shown, day = [], None
+        for cls, kind, item_day in items:
+            if "log-day" in cls:
+                day = int(item_day)  # every row sits under the heading of its day
+            else:
+                shown.append((kind, day, "from-own" in cls))
+        assert shown == window(state), state.version
+        tops = page.evaluate(
+            "[...document.querySelectorAll('.log-list .log-row')].filter(r => r.offsetParent)"
+            ".map(r => r.getBoundingClientRect().top)"
+        )
+        assert len(tops) > 1 and tops == sorted(tops), "on the screen in the page's order"
+
+    def own(state) -> list:
+        return [row for row in window(state) if row[2]]
+
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    for state in states[20::9]:
+        page.set_content(page_html(framed(state, seat)))
+        page.check("#kb-log-all")
+        check(page, state)
+        assert page.locator(".log-list .from-own.log-row:visible").count() == len(own(state))
+    # An own row of a day no row of everyone's has reached yet goes on top, under a heading of
+    # its own (the newest own row, moved to a group and a day past the ring's).
+    first = page.evaluate(
+        """() => {
+        const row = document.querySelector('#kb-log-own .log-row');
+        const groups = [...document.querySelectorAll('.log-group')].map(g => +g.dataset.group);
+        row.dataset.group = String(Math.max(...groups) + 1);
+        row.dataset.day = String(+document.querySelector('.log-list .log-day').dataset.day + 1);
+        document.dispatchEvent(new Event('htmx:wsAfterMessage'));
+        return [...document.querySelectorAll('.log-list li')].slice(0, 2)
+            .map(li => [li.className, li.dataset.day, li.textContent.slice(0, 12)]);
+        }"""
+    )
+    assert "log-day from-own" in first[0][0] and first[0][1] == first[1][1], first
+    assert "from-own" in first[1][0] and first[0][2] == f"Day {first[0][1]}"
+    before = next(s for s in states[30:] if len(own(s)) >= 3)
+    after = next(s for s in states[states.index(before) + 1 :] if own(s) != own(before))
+    page.set_content(page_html(framed(before, seat)))
+    page.check("#kb-log-all")
+    check(page, before)
+    # A frame: every log part swapped in (the groups come without the copies), then board.js.
+    board = framed(after, seat)
+    for part_id in [f"kb-log-{g}" for g in range(LOG_GROUPS)] + ["kb-log-own"]:
+        body = board.split(f"<!--[{part_id}-->", 1)[1].split("<!--]-->", 1)[0]
+        page.evaluate(
+            "([id, html]) => { document.getElementById(id).outerHTML = html; }", [part_id, body]
+        )
+    page.evaluate("document.dispatchEvent(new Event('htmx:wsAfterMessage'))")
+    check(page, after)
+    # A spectator's board has no row of anyone's own, and the same groups.
+    page.set_content(page_html(framed(after, None)))
+    assert page.locator(".from-own").count() == 0
+    assert page.locator(".log-list .log-row").count() == len(window(after)) - len(own(after))
+    page.close()
+
+
+def test_the_public_echo_of_a_seats_draw_is_bookkeeping_on_that_seats_board_only(browser):  # noqa: F811
+    from .games import playout
+
+    state = next(
+        s
+        for s in playout("gloom", "competitive", 2)[20:]
+        if any(e["e"] == "rumour_gained_public" for e in view(s, None)["log"][-30:])
+    )
+    seat = next(e for e in reversed(view(state, None)["log"]) if e["e"] == "rumour_gained_public")[
+        "seat"
+    ]
+    echo = f'.log-list .log-row[data-kind="rumour_gained_public"][data-minor-for="{seat}"]'
+    page = browser.new_page(viewport={"width": 1366, "height": 900})
+    for viewer, hidden in ((seat, True), (1 - seat, False), (None, False)):
+        page.set_content(page_html(framed(state, viewer)))
+        assert page.locator(echo).count() > 0
+        assert (page.locator(f"{echo}:visible").count() == 0) == hidden, viewer
+        page.check("#kb-log-all")
+        assert page.locator(f"{echo}:visible").count() > 0
+    page.close()
+
+
 def test_no_rule_of_the_board_styles_its_parts_from_an_ancestor_has():
     """`.kb:has(...)` rules made Chromium restyle much of the board after every swapped part
     (docs/benchmarks.md, tenth pass: 21-25 -> 12-14 ms of style and layout per frame): what the

@@ -84,7 +84,8 @@ def test_viewers_who_read_the_same_sentence_share_one_line_and_its_rows_html():
 
     def rows(line, viewer):
         tail = LogTail(("t", viewer), [event], [0], lambda e: line)
-        group = parts.log_groups(tail)[0][1]  # <ol ...>rows</ol>
+        ring, _ = parts.log_groups(tail)
+        group = ring[0][1]  # <ol ...>rows</ol>
         return group.split(">", 1)[1].removesuffix("</ol>")
 
     row = rows(spectator, None)
@@ -107,7 +108,7 @@ def test_every_view_whose_rows_are_the_same_shares_one_group_the_event_s_own_sea
     def group(viewer):
         line = describe_kept(event, names, names_key, viewer)
         tail = LogTail(("g", viewer), [event], [0], lambda e: line)
-        return parts.log_groups(tail)[0]
+        return parts.log_groups(tail)[0][0]
 
     part_id, spectators = group(None)
     # A seat the event is not about shows the very same group, made once for both.

@@ -123,8 +123,20 @@ def test_a_part_that_is_not_an_element_is_refused():
         as_part("just words")
 
 
-def newest_group(state, viewer) -> int:
-    return view(state, viewer)["log_numbers"][-1] // LOG_GROUP
+def newest_group(state) -> int:
+    """The newest group of the log's ring: that of the newest event every viewer sees."""
+    return view(state, None)["log_numbers"][-1] // LOG_GROUP
+
+
+def own_numbers(state, viewer) -> list[int]:
+    """The numbers of `viewer`'s own events (seen by it alone) in the ring's window."""
+    picture = view(state, viewer)
+    oldest = (newest_group(state) - LOG_GROUPS + 1) * LOG_GROUP
+    return [
+        n
+        for e, n in zip(picture["log"], picture["log_numbers"], strict=True)
+        if e["vis"] != "all" and n >= oldest
+    ]
 
 
 def test_a_decision_resends_the_newest_log_group_and_the_one_a_new_group_takes_the_place_of():
@@ -136,19 +148,22 @@ def test_a_decision_resends_the_newest_log_group_and_the_one_a_new_group_takes_t
             after = Rendering.of(board(new, viewer), 0)
             frame = after.changed_since(before)
             assert frame is not None
-            sent = {p for p in PART.findall(frame) if p.startswith("kb-log-")}
-            was, now = newest_group(old, viewer), newest_group(new, viewer)
+            sent = {p for p in PART.findall(frame) if re.fullmatch(r"kb-log-\d", p)}
+            was, now = newest_group(old), newest_group(new)
             # The groups between keep their parts as sent; a new group takes the oldest's part.
             may = {f"kb-log-{g % LOG_GROUPS}" for g in range(was, now + 1)}
             assert sent <= may, (new.version, sorted(sent), was, now)
             sent_per_decision.append(len(sent))
+            # The viewer's own rows are sent when they changed, and only then.
+            own_changed = own_numbers(old, viewer) != own_numbers(new, viewer)
+            assert ("kb-log-own" in PART.findall(frame)) == own_changed, new.version
             before = after
     # Of six parts, a decision sends one or two (two when its events start a new group).
     assert 1 <= sum(sent_per_decision) / len(sent_per_decision) <= 2.2
 
 
 def shown_log(html: str) -> str:
-    """The log's rows as the page reads them once board.js has put the groups newest first."""
+    """The log's groups' rows as the page reads them once board.js has put them newest first."""
     groups = re.findall(
         r'<ol id="kb-log-\d" class="log-group" data-group="(-?\d+)"[^>]*>(.*?)</ol>', html
     )
@@ -156,38 +171,63 @@ def shown_log(html: str) -> str:
     return "".join(rows for _, rows in sorted(groups, key=lambda g: -int(g[0])))
 
 
+def own_log(html: str) -> str:
+    """The rows of the viewer's own part (board.js places a copy of each among the groups')."""
+    found = re.findall(r'<ol id="kb-log-own" class="log-own" hidden>(.*?)</ol>', html)
+    assert len(found) == 1
+    return found[0]
+
+
+def rows_of(
+    picture: dict, viewer, events: list[tuple[dict, int]], everyones: list[int] | None = None
+) -> str:
+    """`events` (oldest first, with their numbers) as the board's rows, newest first: with the
+    day headings one list of them would read, or, as a viewer's own rows, with no heading and
+    each one's place among `everyones` numbers (its group, and how many of them in it are
+    older)."""
+    context = board_context(
+        dict(picture, log=[e for e, _ in events], log_numbers=[n for _, n in events]),
+        viewer=viewer,
+        players=players(2),
+        online=set(),
+        table_slug="t",
+    )
+    rows = []
+    numbers = [n for _, n in reversed(events)]
+    for line, n in zip(reversed(context["log"].lines()), numbers, strict=True):
+        if everyones is None:
+            new_day = not rows or rows[-1].day != line.day
+            rows.append(LogRow(line=line, new_day=new_day, day=line.day))
+        else:
+            group = n // LOG_GROUP
+            older = sum(1 for m in everyones if group * LOG_GROUP <= m < n)
+            rows.append(LogRow(line=line, new_day=False, day=line.day, place=(group, older)))
+    return "".join(render("kilforth/_log_row.html", {"r": r}).strip() for r in rows)
+
+
 @pytest.mark.parametrize("viewer", [None, 1])
 def test_the_log_shows_its_newest_whole_groups_of_events_with_their_day_headings(viewer):
     for state in playout("shadows", "competitive", 2)[::23]:
         picture = view(state, viewer)
-        shown = shown_log(board(state, viewer))
-        # The newest whole groups: all the viewer may see of the events numbered from the start
-        # of the oldest group the ring shows (LOG_GROUPS groups back from the newest).
-        numbers = picture["log_numbers"]
-        newest = numbers[-1] // LOG_GROUP if numbers else 0
-        oldest = (newest - LOG_GROUPS + 1) * LOG_GROUP
+        html = board(state, viewer)
+        shown = shown_log(html)
+        # The newest whole groups: every viewer's events numbered from the start of the oldest
+        # group the ring shows (LOG_GROUPS groups back from the newest), and apart from them
+        # the viewer's own events of the same stretch (a spectator has none).
+        oldest = (newest_group(state) - LOG_GROUPS + 1) * LOG_GROUP
         first = state.logged - len(state.log)
-        seen = [
-            e
-            for i, e in enumerate(state.log)
-            if first + i >= oldest and e["vis"] in ("all", viewer)
-        ]
-        assert shown.count('<li class="log-row') == len(seen)
+        window = [(e, first + i) for i, e in enumerate(state.log) if first + i >= oldest]
+        everyones = [(e, n) for e, n in window if e["vis"] == "all"]
+        own = [(e, n) for e, n in window if e["vis"] == viewer]
+        assert shown.count('<li class="log-row') == len(everyones)
         # Row by row what the one list of these events would read, day headings included.
-        context = board_context(
-            dict(picture, log=seen, log_numbers=None),
-            viewer=viewer,
-            players=players(2),
-            online=set(),
-            table_slug="t",
-        )
-        rows = []
-        for line in reversed(context["log"].lines()):
-            new_day = not rows or rows[-1].day != line.day
-            rows.append(LogRow(line=line, new_day=new_day, day=line.day))
-        one_list = "".join(render("kilforth/_log_row.html", {"r": r}).strip() for r in rows)
-        assert shown == one_list, state.version
-        assert seen or "Nothing has happened yet." in shown
+        assert shown == rows_of(picture, viewer, everyones), state.version
+        assert everyones or "Nothing has happened yet." in shown
+        # The viewer's own rows, newest first, without headings (board.js puts them under
+        # their days); so every viewer's board shows the same groups.
+        assert own_log(html) == rows_of(picture, viewer, own, [n for _, n in everyones])
+        assert bool(own) == (viewer is not None and bool(own_numbers(state, viewer)))
+        assert shown == shown_log(board(state, None))
 
 
 @pytest.mark.parametrize("viewer", [None, 3])

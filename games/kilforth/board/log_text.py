@@ -37,6 +37,9 @@ class LogLine:
     day: int = 0
     seats: frozenset[int] = field(default_factory=frozenset)
     minor: bool = False
+    # A public echo of a seat's private event (its seat sees the private line): minor for that
+    # seat only, which board.css tells by the board's viewer, so the line is every viewer's.
+    minor_for: int | None = None
     tone: str = ""  # "", "good", "bad", "dice", "night", "battle", "turn", "big"
     dice: list[dict] = field(default_factory=list)
     fallback: bool = False
@@ -47,11 +50,14 @@ class LogRow:
     """One row of the board's log: a line and the day heading above it when a new day starts
     there. The row names the seats its line is about (`data-seats`), and the board's CSS marks
     those about the viewer (`data-viewer` on the board): the same row, and so the same group of
-    rows, for every viewer who reads the same line."""
+    rows, for every viewer who reads the same line. A viewer's own row (its private event,
+    kept apart from everyone's groups: parts.log_groups) says where board.js places it among
+    them (`place`: its group, and how many of everyone's rows in that group are older)."""
 
     line: LogLine
     new_day: bool
     day: int
+    place: tuple[int, int] | None = None
 
 
 def faces(event: dict, success_min: int = 5) -> list[dict]:
@@ -107,7 +113,8 @@ def describe(e: dict, names: Names, viewer: int | None = None, success_min: int 
 
 def _described(e: dict, names: Names, viewer: int | None, success_min: int) -> tuple[LogLine, bool]:
     """`describe`, and whether the line depends on whose view it is: its sentence read the
-    viewer (`Ctx.viewer`), or it is a bookkeeping line shown as such to its own seat only."""
+    viewer (`Ctx.viewer`). (A bookkeeping line for its own seat only names that seat,
+    `minor_for`: the same line for every viewer.)"""
     kind = str(e.get("e", "?"))
     ev = EVENTS.get(kind)
     line = LogLine(kind=kind, text="", day=event_day(e), seats=_seats(e))
@@ -119,11 +126,15 @@ def _described(e: dict, names: Names, viewer: int | None, success_min: int) -> t
             raise KeyError(kind)
         line.text = ev.render(e, ctx)
         line.tone = ev.tone
-        line.minor = ev.is_minor(e, viewer)
+        if ev.minor == "own":
+            seat = e.get("seat")
+            line.minor_for = seat if isinstance(seat, int) else None
+        else:
+            line.minor = bool(ev.minor)
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         line.text, line.fallback = _generic(e, names), True
         return line, False
-    return line, ctx.viewer_read or ev.minor == "own"
+    return line, ctx.viewer_read
 
 
 # Sentences already made, by the event's content, the names it may use, the viewer (or any
@@ -171,13 +182,16 @@ _UNSET = _Unset()
 class LogTail:
     """The newest events one view shows, as the board's log reads them: each one's number in
     the game's log (`numbers`) and its line, made when asked for (`line`: kept by the state's
-    public layer or by `describe_kept`). `view` names whose view it is: (table, names,
-    viewer, success threshold)."""
+    public layer or by `describe_kept`). `view` names what every viewer of the table shares:
+    (table, names, success threshold); `viewer` whose view it is, and `own` where among the
+    events its own are (those it alone sees), in order."""
 
     view: tuple
     events: list[dict]
     numbers: list[int]
     line: Callable[[dict], LogLine]
+    viewer: int | None = None
+    own: list[int] = field(default_factory=list)
 
     def lines(self) -> list[LogLine]:
         """Every event's line, oldest first."""
@@ -244,7 +258,17 @@ _same: OrderedDict[tuple, LogLine] = OrderedDict()
 def _shared(line: LogLine) -> LogLine:
     """The kept line saying exactly what `line` says, else `line`, kept (under _lines_lock)."""
     dice = tuple((d.get("face"), d.get("hit")) for d in line.dice)
-    key = (line.kind, line.text, line.day, line.seats, line.minor, line.tone, dice, line.fallback)
+    key = (
+        line.kind,
+        line.text,
+        line.day,
+        line.seats,
+        line.minor,
+        line.minor_for,
+        line.tone,
+        dice,
+        line.fallback,
+    )
     found = _same.get(key)
     if found is not None:
         _same.move_to_end(key)

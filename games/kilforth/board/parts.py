@@ -121,16 +121,21 @@ def _plain(value: object) -> object:
 # (`order`), and board.js puts them in that order in the page too, for reading. The board shows
 # whole groups: the newest LOG_GROUPS of them hold at most LOG_GROUP * LOG_GROUPS events, which
 # the engine's view (LOG_TAIL newest events) always covers.
+#
+# The groups hold every viewer's events only (`vis` "all"), so they are the same for every
+# viewer of a state, made once for all of them. A seat's own events (what it was asked and
+# chose, the cards it drew) are its own part, `kb-log-own` (hidden): board.js places a copy of
+# each of its rows among the groups' rows at its place (`LogRow.place`), under its day.
 LOG_GROUP = 10
 LOG_GROUPS = 6
-# Per view (log_text.LogTail.view), the groups its last board showed: (their events, the day
+# Per table (log_text.LogTail.view), the groups its last board showed: (their events, the day
 # above them, their part's HTML, its rows newest first). Bounded: up to 6 groups of about 1 KiB
-# per view (the events are the states' own objects, the rows the lines' own strings).
+# per table (the events are the states' own objects, the rows the lines' own strings).
 RINGS_KEPT = 1024
 
 
 class Group(NamedTuple):
-    """A group of the log as a view's board last showed it."""
+    """A group of the log as a table's board last showed it."""
 
     events: tuple | None  # None: the log is empty ("nothing yet" is said)
     above: int | None  # the day of the row above its newest (None: no row)
@@ -141,58 +146,134 @@ class Group(NamedTuple):
 _rings: OrderedDict[tuple, dict[int, Group]] = OrderedDict()
 
 
-def log_groups(log: LogTail) -> list[tuple[str, SafeString]]:
-    """The log's parts for one view (`log.view`): (part id, its group of rows) for each part of
-    the ring in turn (`kilforth/_log_group.html`: the group's number and its rows newest
+class OwnRows(NamedTuple):
+    """A viewer's own rows as its board last showed them."""
+
+    events: tuple  # its own events the ring spans, newest first
+    body: SafeString  # their part
+    rows: dict[int, tuple[dict, SafeString]]  # each one's row, by the event (its id)
+
+
+# Per table and viewer, its own rows its last board showed.
+_own_rows: OrderedDict[tuple, OwnRows] = OrderedDict()
+
+
+def log_groups(log: LogTail) -> tuple[list[tuple[str, SafeString]], SafeString]:
+    """The log's parts for one view: (part id, its group of rows) for each part of the ring in
+    turn (`kilforth/_log_group.html`: the group's number and its rows newest first), and the
+    body of the viewer's own part (`kilforth/_log_own.html`: its own events' rows, newest
     first).
 
-    A group is made again only when its events or the day of the row above it changed since
-    this view's last board (`_rings`): a decision adds its events to the newest group or two,
-    and the others are the strings made before, whose hashes Python keeps. A new state shares
-    its log's events with the state before (State.clone), so a group's events are most often
-    the same objects, compared at once; a state read from its document has equal ones. They
-    are kept here, not in the parts' memo, which they would crowd (six groups per view). A row
-    is `kilforth/_log_row.html` rendered with its `LogRow`; its HTML is kept on its line (a line
-    never changes, and the viewers who read the same sentence share one: log_text._shared), by
-    whether a day heading goes above it. A row is the same for every viewer who reads its
-    sentence (it names the seats it is about, and the board's CSS marks the viewer's own), so
-    most groups' HTML is made once for every view of a state (`_group_body`)."""
-    events, numbers = log.events, log.numbers
-    newest = numbers[-1] // LOG_GROUP if events else 0
+    The groups are every viewer's (`log.view`: the table, its names, its success number): made
+    from the events every viewer sees, by the events' numbers, so the four seats and the
+    spectators of a state show the same groups, made once (`_rings`). A group is made again
+    only when its events or the day of the row above it changed since the table's last board:
+    a decision adds its events to the newest group or two, and the others are the strings made
+    before, whose hashes Python keeps. A new state shares its log's events with the state
+    before (State.clone), so a group's events are most often the same objects, compared at
+    once; a state read from its document has equal ones. They are kept here, not in the parts'
+    memo, which they would crowd. A row is `kilforth/_log_row.html` rendered with its
+    `LogRow`; its HTML is kept on its line (a line never changes, and the viewers who read the
+    same sentence share one: log_text._shared), by whether a day heading goes above it. A row
+    is the same for every viewer who reads its sentence (it names the seats it is about, and
+    the board's CSS marks the viewer's own)."""
+    events, numbers, own_at = log.events, log.numbers, log.own
+    shown, shown_numbers = events, numbers  # every viewer's events (a spectator sees no other)
+    if own_at:
+        shown, shown_numbers, after = [], [], 0
+        for i in own_at:
+            shown += events[after:i]
+            shown_numbers += numbers[after:i]
+            after = i + 1
+        shown += events[after:]
+        shown_numbers += numbers[after:]
+    newest = shown_numbers[-1] // LOG_GROUP if shown else 0
     with _lock:
         kept = _rings.get(log.view) or {}
     made: dict[int, Group] = {}
     ring: list[tuple[str, SafeString]] = [("", SafeString(""))] * LOG_GROUPS
-    hi = len(events)
+    hi = len(shown)
     above: int | None = None  # the day of the row above the group's newest (None: no row)
     for back in range(LOG_GROUPS):
         group = newest - back
         part_id = f"kb-log-{group % LOG_GROUPS}"
-        lo = bisect_left(numbers, group * LOG_GROUP, 0, hi)  # the group's first event
-        group_events = tuple(events[lo:hi]) if events else None  # None: "nothing yet" is said
+        lo = bisect_left(shown_numbers, group * LOG_GROUP, 0, hi)  # the group's first event
+        group_events = tuple(shown[lo:hi]) if shown else None  # None: "nothing yet" is said
         found = kept.get(group)
         if found is not None and found.events == group_events and found.above == above:
             made[group] = found
         else:
-            rows = _group_rows(log, lo, hi, above, _grown(found, group_events))
-            body = _group_body(part_id, group, rows, not events and back == 0)
+            rows = _group_rows(log, shown, lo, hi, above, _grown(found, group_events))
+            body = _group_body(part_id, group, rows, not shown and back == 0)
             made[group] = Group(group_events, above, body, rows)
         ring[group % LOG_GROUPS] = (part_id, made[group].body)
         if lo < hi:
-            above = event_day(events[lo])
+            above = event_day(shown[lo])
         hi = lo
     with _lock:
         _rings[log.view] = made
         _rings.move_to_end(log.view)
         while len(_rings) > RINGS_KEPT:
             _rings.popitem(last=False)
-    return ring
+    if not own_at:
+        return ring, _no_own()
+    # The viewer's own events the ring's groups span, newest first: their part is made again
+    # only when they changed since the viewer's last board (`_own_rows`).
+    oldest = (newest - LOG_GROUPS + 1) * LOG_GROUP
+    mine_at = [i for i in reversed(own_at) if numbers[i] >= oldest]
+    own = tuple(events[i] for i in mine_at)
+    mine = (log.view, log.viewer)
+    with _lock:
+        found = _own_rows.get(mine)
+    if found is not None and found.events == own:
+        return ring, found.body
+    # Each row with its place among everyone's: its group, and how many of everyone's events
+    # in that group are older (a place that never changes: everyone's later events are newer).
+    # The rows shown last are taken as they were (the same events: their lines are not asked
+    # again); only the new events' are made.
+    shown_rows = found.rows if found is not None else {}
+    rows: dict[int, tuple[dict, SafeString]] = {}
+    for i in mine_at:
+        event = events[i]
+        kept = shown_rows.get(id(event))
+        if kept is None or kept[0] is not event:
+            number = numbers[i]
+            group = number // LOG_GROUP
+            older = bisect_left(shown_numbers, number) - bisect_left(
+                shown_numbers, group * LOG_GROUP
+            )
+            kept = (event, _row(log, event, False, (group, older)))
+        rows[id(event)] = kept
+    body = _own_body(tuple(html for _, html in rows.values()))
+    with _lock:
+        _own_rows[mine] = OwnRows(own, body, rows)
+        _own_rows.move_to_end(mine)
+        while len(_own_rows) > RINGS_KEPT:
+            _own_rows.popitem(last=False)
+    return ring, body
 
 
-# The groups' HTML by what it is made of, shared by the views whose rows are the same strings
-# (a row is kept on its line: the views that read the same sentence alike hold one string, so
-# most views of a state, whose new rows are about someone else, make the same group).
-# Bounded: a few groups per table's newest version, about 1-2 KiB each.
+def _row(
+    log: LogTail, event: dict, new_day: bool, place: tuple[int, int] | None = None
+) -> SafeString:
+    """`kilforth/_log_row.html` for `event` (`place`: a viewer's own row's, `LogRow.place`),
+    kept on its line."""
+    line = log.line(event)
+    made = line.__dict__.get("_rows")
+    if made is None:
+        made = line.__dict__["_rows"] = {}
+    key = new_day if place is None else place
+    html = made.get(key)
+    if html is None:
+        row = LogRow(line=line, new_day=new_day, day=line.day, place=place)
+        html = made[key] = SafeString(render("kilforth/_log_row.html", {"r": row}).strip())
+    return html
+
+
+# The groups' HTML by what it is made of (the groups are every viewer's; a table's views past
+# the first take its ring's, and a group is kept here too for a view whose ring was pushed
+# out). And a seat's own rows' part, by its rows. Bounded: a few groups per table's newest
+# version, about 1-2 KiB each.
 GROUPS_KEPT = 512
 _groups: OrderedDict[tuple, SafeString] = OrderedDict()
 
@@ -209,8 +290,37 @@ def _group_body(part_id: str, group: int, rows: tuple[SafeString, ...], empty: b
     return body
 
 
+def _own_body(rows: tuple[SafeString, ...]) -> SafeString:
+    """`kilforth/_log_own.html` for a viewer's own rows, made once for them as they stand."""
+    key = ("kb-log-own", rows)
+    body = _recent(_groups, key)
+    if body is None:
+        before, after = _own_around()
+        body = SafeString(before + "".join(rows) + after)
+        _keep_recent(_groups, key, body, GROUPS_KEPT)
+    return body
+
+
+_ROWS_PLACE = "<!--kilforth-online:rows-->"
+
+
+@cache
+def _no_own() -> SafeString:
+    """The own part of a viewer with no event of its own (the spectators': one string)."""
+    return SafeString("".join(_own_around()))
+
+
+@cache
+def _own_around() -> tuple[str, str]:
+    """`kilforth/_log_own.html` around its rows, read once: a seat's own part is made again
+    after most of its decisions, and is only its rows between the two."""
+    context = {"part_id": "kb-log-own", "rows": SafeString(_ROWS_PLACE)}
+    before, _, after = render("kilforth/_log_own.html", context).strip().partition(_ROWS_PLACE)
+    return before, after
+
+
 def _grown(found: Group | None, group_events: tuple | None) -> Group | None:
-    """The group as the view showed it last, if its events are the first of `group_events`
+    """The group as the board showed it last, if its events are the first of `group_events`
     (the same objects: the newest group, a decision's events added to it, or the group below
     it, the day above it changed); else None (nor for a group that showed no row: there is
     no row of it to keep)."""
@@ -228,12 +338,14 @@ def _grown(found: Group | None, group_events: tuple | None) -> Group | None:
 
 def _group_rows(
     log: LogTail,
+    events: list[dict],
     lo: int,
     hi: int,
     above: int | None,
     before: Group | None = None,
 ) -> tuple[SafeString, ...]:
-    """The rows of events lo..hi-1, newest first; `above`: the day of the row above them.
+    """The rows of `events` lo..hi-1 (every viewer's), newest first; `above`: the day of the
+    row above them.
 
     `before` (`_grown`): the group as shown last, its events the oldest of these. Only the new
     events' rows are made, and the row of the newest event before, whose day heading depends
@@ -244,17 +356,9 @@ def _group_rows(
     if before is not None and before.events is not None:
         stop = lo + len(before.events) - 2  # down to the newest event shown before, included
     for i in range(hi - 1, stop, -1):
-        line = log.line(log.events[i])
-        new_day = line.day != prev_day
-        prev_day = line.day
-        made = line.__dict__.get("_rows")
-        if made is None:
-            made = line.__dict__["_rows"] = {}
-        html = made.get(new_day)
-        if html is None:
-            row = LogRow(line=line, new_day=new_day, day=line.day)
-            html = made[new_day] = SafeString(render("kilforth/_log_row.html", {"r": row}).strip())
-        out.append(html)
+        day = event_day(events[i])
+        out.append(_row(log, events[i], day != prev_day))
+        prev_day = day
     if before is not None:
         out.extend(before.rows[1:])
     return tuple(out)
@@ -274,9 +378,12 @@ def forget() -> None:
     with _lock:
         _memo.clear()
         _rings.clear()
+        _own_rows.clear()
         _groups.clear()
     _static.cache_clear()
     _presence.cache_clear()
+    _own_around.cache_clear()
+    _no_own.cache_clear()
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +430,7 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
     """Every changing part of the board for `board.html`, from the full board context: the
     template's parts (empty slots) and the slots' bodies."""
     status = context["status"]
+    ring, own_log = log_groups(context["log"])
     public = context.get("public")
     own_items = context.get("own")
     slots = Slots()
@@ -415,5 +523,7 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         # The hands the viewer sees: its own (the heroes' panels are everyone's).
         "hand": own("kb-hand", "kilforth/_hand.html", "hands", context["hands"]),
         # In a ring of groups by event number (log_groups): a decision changes one or two.
-        "log": [slots.fill(part_id, body) for part_id, body in log_groups(context["log"])],
+        "log": [slots.fill(part_id, body) for part_id, body in ring],
+        # The viewer's own rows, placed among the groups' by board.js (empty: the spectators').
+        "log_own": slots.fill("kb-log-own", own_log),
     }, slots

@@ -188,10 +188,12 @@ def board_context(
 
     events = picture.get("log") or []
     log = LogTail(
-        view=(table_slug, names_key, viewer, succ_min),
+        view=(table_slug, names_key, succ_min),
         events=events,
         numbers=_log_numbers(picture, len(events)),
         line=line_of,
+        viewer=viewer,
+        own=_log_own(picture, events),
     )
     me = by_seat.get(viewer) if viewer is not None else None
     own = _own_of(table_slug, names_key, viewer) if public is not None else None
@@ -1233,6 +1235,15 @@ def _log_numbers(picture: dict, count: int) -> list[int]:
     if isinstance(numbers, list) and len(numbers) == count:
         return numbers
     return list(range(count))
+
+
+def _log_own(picture: dict, events: list[dict]) -> list[int]:
+    """Where among `events` the viewer's own are (seen by it alone): the engine's; found here
+    for a picture without them."""
+    own = picture.get("log_own")
+    if isinstance(own, list):
+        return own
+    return [i for i, e in enumerate(events) if e.get("vis") != "all"]
 
 
 def _log_rows(lines: list[LogLine]) -> list[LogRow]:

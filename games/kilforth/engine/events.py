@@ -225,7 +225,7 @@ class EventKind:
     kind: str
     sentence: Sentence
     tone: str = ""  # "", "good", "bad", "dice", "night", "battle", "turn", "big"
-    minor: Minor = False  # bookkeeping: shown with "Show every detail"; "own": to that seat only
+    minor: Minor = False  # bookkeeping: shown with "Show every detail"; "own": to its `seat` only
     marker: bool = False  # starts a new stretch of play (groups dice and battles on the board)
     fields: tuple[str, ...] = ()  # the fields the sentence reads
     types: Mapping[str, str] = field(default_factory=dict)  # per-event field type overrides
@@ -238,11 +238,6 @@ class EventKind:
         if callable(self.sentence):
             return self.sentence(e, ctx)
         return _Fill(ctx, e, self.types).format(self.sentence)
-
-    def is_minor(self, e: dict, viewer: int | None) -> bool:
-        if self.minor == "own":
-            return e.get("seat") == viewer
-        return bool(self.minor)
 
 
 EVENTS: dict[str, EventKind] = {}

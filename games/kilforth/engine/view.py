@@ -142,7 +142,7 @@ def view(state: State, viewer: int | None, public: dict | None = None) -> dict:
             prompt["options"] = [
                 {"key": o["key"], "label": o["label"], "data": o["data"]} for o in p["options"]
             ]
-    log, numbers = numbered_log(state, viewer, LOG_TAIL)
+    log, numbers, own = numbered_log(state, viewer, LOG_TAIL)
     return {
         "success_min": success_min(state),
         "test": test_in_progress(state),
@@ -172,6 +172,9 @@ def view(state: State, viewer: int | None, public: dict | None = None) -> dict:
         "result": state.result,
         "log": log,
         "log_numbers": numbers,
+        # Where in `log` the viewer's own events are (seen by it alone): the board keeps them
+        # apart from everyone's.
+        "log_own": own,
     }
 
 
@@ -260,21 +263,27 @@ def visible_log(state: State, viewer: int | None, limit: int | None = None) -> l
 
 def numbered_log(
     state: State, viewer: int | None, limit: int | None = None
-) -> tuple[list[dict], list[int]]:
-    """The newest `limit` log events this viewer may see, oldest first, and the number of each
-    in the whole game's log (the first event ever logged is 0; the state keeps only the newest
-    LOG_KEPT, and counts them all in `logged`). The board groups its log rows by these numbers,
-    so a decision changes only the group its new events fall in."""
+) -> tuple[list[dict], list[int], list[int]]:
+    """The newest `limit` log events this viewer may see, oldest first, the number of each in
+    the whole game's log (the first event ever logged is 0; the state keeps only the newest
+    LOG_KEPT, and counts them all in `logged`), and where among them the viewer's own are (the
+    events it alone sees, in order). The board groups its log rows by these numbers, so a
+    decision changes only the group its new events fall in."""
     first = state.logged - len(state.log)
     events: list[dict] = []
     numbers: list[int] = []
+    own: list[int] = []  # counted from the newest while scanning
     for i in range(len(state.log) - 1, -1, -1):
         e = state.log[i]
-        if e["vis"] == "all" or e["vis"] == viewer:
+        vis = e["vis"]
+        if vis == "all" or vis == viewer:
+            if vis != "all":
+                own.append(len(events))
             events.append(e)
             numbers.append(first + i)
             if limit is not None and len(events) >= limit:
                 break
     events.reverse()
     numbers.reverse()
-    return events, numbers
+    last = len(events) - 1
+    return events, numbers, [last - i for i in reversed(own)]
