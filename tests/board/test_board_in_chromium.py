@@ -22,6 +22,7 @@ from .test_render import render
 HTMX = Path(django_htmx.__file__).parent / "static" / "django_htmx" / "htmx-2.min.js"
 CSS = [ROOT / "static" / "css" / "kilforth.css", ROOT / "static" / "css" / "board.css"]
 BOARD_JS = ROOT / "static" / "js" / "board.js"
+LOG_JS = ROOT / "static" / "js" / "log.js"
 
 
 def framed(state, seat) -> str:
@@ -35,7 +36,7 @@ def page_html(board: str) -> str:
         "<!doctype html><html lang=en><head><meta charset=utf-8><title>Board</title>"
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<style>{style}</style><script>{HTMX.read_text()}</script>"
-        f"<script>{BOARD_JS.read_text()}</script></head>"
+        f"<script>{BOARD_JS.read_text()}</script><script>{LOG_JS.read_text()}</script></head>"
         f'<body><main class="page">{board}<div class="kb kb-page-parts">{page_parts()}</div>'
         "</main></body></html>"
     )

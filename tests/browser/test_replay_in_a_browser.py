@@ -149,3 +149,12 @@ def test_a_finished_game_is_stepped_by_day_or_round_and_with_every_hand_revealed
     )
     expect(page.locator(".replay-hands")).to_have_count(0)
     assert word in labels[0]
+    if game == "kilforth":
+        # As a seat saw it: its own rows (what it was asked and chose) read among everyone's
+        # (static/js/log.js places them, as on the table's page).
+        page.goto(f"/t/{seeded['slugs'][0]}/replay/?step={steps[2]}&seat=0")
+        board = page.locator("#game-board")
+        own = board.locator("#kb-log-own .log-row")
+        assert own.count() > 0
+        expect(board.locator(".log-list .log-row.from-own")).to_have_count(own.count())
+        screenshot(page, "replay-as-a-seat-kilforth-desktop")
