@@ -327,7 +327,7 @@ def test_the_viewers_own_hero_comes_first_in_gold_with_its_hand_below_by_the_boa
 
 def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_part(browser):  # noqa: F811
     """The log's groups are a ring of parts: the CSS shows them newest first at once, and
-    board.js puts them in that order in the page after the frame (what a screen reader reads)."""
+    log.js puts them in that order in the page after the frame (what a screen reader reads)."""
     from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS
 
     from .games import playout
@@ -363,7 +363,7 @@ def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_par
         )
     on_screen = groups("screen")
     assert on_screen == sorted(on_screen, reverse=True) and on_screen[0] == newest(new)
-    assert groups("page") != on_screen  # the ring's order, until board.js puts them in order
+    assert groups("page") != on_screen  # the ring's order, until log.js puts them in order
     page.evaluate("document.dispatchEvent(new Event('htmx:wsAfterMessage'))")
     assert groups("page") == on_screen
     first_row = page.locator(".log-row").first.inner_text()
@@ -373,7 +373,7 @@ def test_the_log_reads_newest_first_when_a_new_group_takes_the_oldest_groups_par
 
 def test_a_seats_own_log_rows_read_among_everyones_in_order_under_their_days(browser):  # noqa: F811
     """A seat's own events (what it was asked and chose, the cards it drew) come in a hidden
-    part of their own, so that every viewer shares the log's groups: board.js places a copy of
+    part of their own, so that every viewer shares the log's groups: log.js places a copy of
     each row among the groups' rows, in the order of the game's log, under its day, in the
     page's order (what a screen reader reads) as on the screen, and again after a frame."""
     from games.kilforth.board.parts import LOG_GROUP, LOG_GROUPS
@@ -438,7 +438,7 @@ def test_a_seats_own_log_rows_read_among_everyones_in_order_under_their_days(bro
     page.set_content(page_html(framed(before, seat)))
     page.check("#kb-log-all")
     check(page, before)
-    # A frame: every log part swapped in (the groups come without the copies), then board.js.
+    # A frame: every log part swapped in (the groups come without the copies), then log.js.
     board = framed(after, seat)
     for part_id in [f"kb-log-{g}" for g in range(LOG_GROUPS)] + ["kb-log-own"]:
         body = board.split(f"<!--[{part_id}-->", 1)[1].split("<!--]-->", 1)[0]

@@ -163,7 +163,7 @@ def test_a_decision_resends_the_newest_log_group_and_the_one_a_new_group_takes_t
 
 
 def shown_log(html: str) -> str:
-    """The log's groups' rows as the page reads them once board.js has put them newest first."""
+    """The log's groups' rows as the page reads them once log.js has put them newest first."""
     groups = re.findall(
         r'<ol id="kb-log-\d" class="log-group" data-group="(-?\d+)"[^>]*>(.*?)</ol>', html
     )
@@ -172,7 +172,7 @@ def shown_log(html: str) -> str:
 
 
 def own_log(html: str) -> str:
-    """The rows of the viewer's own part (board.js places a copy of each among the groups')."""
+    """The rows of the viewer's own part (log.js places a copy of each among the groups')."""
     found = re.findall(r'<ol id="kb-log-own" class="log-own" hidden>(.*?)</ol>', html)
     assert len(found) == 1
     return found[0]
@@ -223,7 +223,7 @@ def test_the_log_shows_its_newest_whole_groups_of_events_with_their_day_headings
         # Row by row what the one list of these events would read, day headings included.
         assert shown == rows_of(picture, viewer, everyones), state.version
         assert everyones or "Nothing has happened yet." in shown
-        # The viewer's own rows, newest first, without headings (board.js puts them under
+        # The viewer's own rows, newest first, without headings (log.js puts them under
         # their days); so every viewer's board shows the same groups.
         assert own_log(html) == rows_of(picture, viewer, own, [n for _, n in everyones])
         assert bool(own) == (viewer is not None and bool(own_numbers(state, viewer)))

@@ -51,7 +51,7 @@ class LogRow:
     there. The row names the seats its line is about (`data-seats`), and the board's CSS marks
     those about the viewer (`data-viewer` on the board): the same row, and so the same group of
     rows, for every viewer who reads the same line. A viewer's own row (its private event,
-    kept apart from everyone's groups: parts.log_groups) says where board.js places it among
+    kept apart from everyone's groups: parts.log_groups) says where log.js places it among
     them (`place`: its group, and how many of everyone's rows in that group are older)."""
 
     line: LogLine

@@ -118,13 +118,13 @@ def _plain(value: object) -> object:
 # or so: it changes the newest group and, when its events start a new one, the part of the
 # oldest group, which the new group takes. No part moves, so the board's outline stays the same;
 # each group carries its number (`data-group`), the CSS orders the groups newest first
-# (`order`), and board.js puts them in that order in the page too, for reading. The board shows
-# whole groups: the newest LOG_GROUPS of them hold at most LOG_GROUP * LOG_GROUPS events, which
-# the engine's view (LOG_TAIL newest events) always covers.
+# (`order`), and static/js/log.js puts them in that order in the page too, for reading. The
+# board shows whole groups: the newest LOG_GROUPS of them hold at most LOG_GROUP * LOG_GROUPS
+# events, which the engine's view (LOG_TAIL newest events) always covers.
 #
 # The groups hold every viewer's events only (`vis` "all"), so they are the same for every
 # viewer of a state, made once for all of them. A seat's own events (what it was asked and
-# chose, the cards it drew) are its own part, `kb-log-own` (hidden): board.js places a copy of
+# chose, the cards it drew) are its own part, `kb-log-own` (hidden): log.js places a copy of
 # each of its rows among the groups' rows at its place (`LogRow.place`), under its day.
 LOG_GROUP = 10
 LOG_GROUPS = 6
@@ -524,6 +524,6 @@ def board_parts(context: dict) -> tuple[dict, Slots]:
         "hand": own("kb-hand", "kilforth/_hand.html", "hands", context["hands"]),
         # In a ring of groups by event number (log_groups): a decision changes one or two.
         "log": [slots.fill(part_id, body) for part_id, body in ring],
-        # The viewer's own rows, placed among the groups' by board.js (empty: the spectators').
+        # The viewer's own rows, placed among the groups' by log.js (empty: the spectators').
         "log_own": slots.fill("kb-log-own", own_log),
     }, slots
