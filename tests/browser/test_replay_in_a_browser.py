@@ -157,4 +157,6 @@ def test_a_finished_game_is_stepped_by_day_or_round_and_with_every_hand_revealed
         own = board.locator("#kb-log-own .log-row")
         assert own.count() > 0
         expect(board.locator(".log-list .log-row.from-own")).to_have_count(own.count())
+        screenshot(page, "replay-as-a-seat-kilforth-phone")
+        page.set_viewport_size({"width": 1366, "height": 900})
         screenshot(page, "replay-as-a-seat-kilforth-desktop")
