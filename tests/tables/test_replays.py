@@ -102,6 +102,23 @@ def test_once_the_game_has_ended_a_replay_shows_the_board_as_any_seat_saw_it(cli
 
 
 @pytest.mark.django_db
+def test_a_replay_page_names_each_element_id_once_though_it_shows_two_logs(client):
+    # "What this decision did" is a log of its own beside the board's: its fold, heading and
+    # filters have ids of their own, so a label or a screen reader finds the right one.
+    table, players = started_table()
+    play(table, players, 8)
+    Table.objects.filter(pk=table.pk).update(status=TableStatus.FINISHED)
+    for params in ({"step": 8}, {"step": 8, "seat": 0}, {"step": 3, "seat": 1}):
+        page = replay_page(client, table, **params)
+        assert page.count('class="kb-log kb-fold"') == 2, params  # the step's and the board's
+        ids = re.findall(r'\sid="([^"]+)"', page)
+        assert [i for i in set(ids) if ids.count(i) > 1] == [], params
+        # Every label names a box that is there.
+        for target in re.findall(r'<label for="([^"]+)"', page):
+            assert target in ids, (params, target)
+
+
+@pytest.mark.django_db
 def test_steps_out_of_range_or_not_numbers_show_the_nearest_end(client):
     table, players = started_table()
     play(table, players, 5)

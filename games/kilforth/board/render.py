@@ -1325,4 +1325,6 @@ def render_full_log(picture: dict, *, viewer: int | None, players: dict[int, str
     html = SafeString("".join(render("kilforth/_log_row.html", {"r": r}) for r in rows))
     whole = {"part_id": "", "rows": html, "group": 0, "empty": not rows}
     context["parts"] = {"log": [render("kilforth/_log_group.html", whole)]}
+    # Its own ids: the replay's page shows it beside the board's log.
+    context["log_id"] = "kb-whole-log"
     return render("kilforth/full_log.html", context)
