@@ -119,6 +119,9 @@ def public_facts(state: State) -> dict:
         "decks": {k: len(v) for k, v in state.decks.items()},
         "discards": {k: list(v) for k, v in state.discards.items()},
         "ancients": [dict(a, plots=list(a["plots"])) for a in state.ancients],
+        # Not shown as it is: where each viewer's events are in the log, found once for all
+        # of them (`numbered_log`; `view` copies none of it into a picture).
+        "log_at": log_positions(state),
     }
 
 
@@ -142,7 +145,7 @@ def view(state: State, viewer: int | None, public: dict | None = None) -> dict:
             prompt["options"] = [
                 {"key": o["key"], "label": o["label"], "data": o["data"]} for o in p["options"]
             ]
-    log, numbers, own = numbered_log(state, viewer, LOG_TAIL)
+    log, numbers, own = numbered_log(state, viewer, LOG_TAIL, facts["log_at"])
     return {
         "success_min": success_min(state),
         "test": test_in_progress(state),
@@ -257,33 +260,53 @@ def test_in_progress(state: State) -> dict | None:
 
 
 def visible_log(state: State, viewer: int | None, limit: int | None = None) -> list[dict]:
-    """The newest `limit` log events this viewer may see (scanned from the end: O(limit))."""
+    """The newest `limit` log events this viewer may see."""
     return numbered_log(state, viewer, limit)[0]
 
 
+def log_positions(state: State) -> dict[str | int, list[int]]:
+    """Where in the state's kept log each audience's events are, in order: "all" (the events
+    every viewer sees) and each seat's own (those it alone sees). One scan of the log for every
+    viewer of the state (`numbered_log`)."""
+    at: dict[str | int, list[int]] = {}
+    for i, e in enumerate(state.log):
+        found = at.get(e["vis"])
+        if found is None:
+            at[e["vis"]] = [i]
+        else:
+            found.append(i)
+    return at
+
+
 def numbered_log(
-    state: State, viewer: int | None, limit: int | None = None
+    state: State,
+    viewer: int | None,
+    limit: int | None = None,
+    at: dict[str | int, list[int]] | None = None,
 ) -> tuple[list[dict], list[int], list[int]]:
     """The newest `limit` log events this viewer may see, oldest first, the number of each in
     the whole game's log (the first event ever logged is 0; the state keeps only the newest
     LOG_KEPT, and counts them all in `logged`), and where among them the viewer's own are (the
     events it alone sees, in order). The board groups its log rows by these numbers, so a
-    decision changes only the group its new events fall in."""
-    first = state.logged - len(state.log)
-    events: list[dict] = []
-    numbers: list[int] = []
-    own: list[int] = []  # counted from the newest while scanning
-    for i in range(len(state.log) - 1, -1, -1):
-        e = state.log[i]
-        vis = e["vis"]
-        if vis == "all" or vis == viewer:
-            if vis != "all":
-                own.append(len(events))
-            events.append(e)
-            numbers.append(first + i)
-            if limit is not None and len(events) >= limit:
-                break
-    events.reverse()
-    numbers.reverse()
-    last = len(events) - 1
-    return events, numbers, [last - i for i in reversed(own)]
+    decision changes only the group its new events fall in. `at`: the state's
+    `log_positions`, when the caller found them once for several viewers."""
+    if at is None:
+        at = log_positions(state)
+    everyone = at.get("all", [])
+    mine = at.get(viewer, []) if viewer is not None else []
+    if limit is not None:
+        if limit <= 0:
+            return [], [], []
+        everyone, mine = everyone[-limit:], mine[-limit:]
+    shown = everyone
+    own: list[int] = []
+    if mine:
+        # The two lists in the log's order; the newest `limit` of them.
+        shown = sorted(everyone + mine)
+        if limit is not None:
+            shown = shown[-limit:]
+        kept = set(mine)
+        own = [k for k, i in enumerate(shown) if i in kept]
+    log = state.log
+    first = state.logged - len(log)
+    return [log[i] for i in shown], [first + i for i in shown], own
