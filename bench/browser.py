@@ -6,6 +6,11 @@ with its own session cookie. For each of N clicks, the page whose board shows "Y
 clicks one of its decision buttons; inside the page, performance.now() is read just before the
 click and again when a MutationObserver sees #game-board carry a new data-version (htmx swapped
 the websocket's fragment in), and once more at the next animation frame (about when it paints).
+
+Those are wall times, shared with daphne and the other three pages on the same cores. Beside them,
+the clicking page's own work for each click (Chromium's `Performance.getMetrics` read before the
+click and after that animation frame: its script, its style recalculation and its layout) is
+counted in its renderer's time, whatever else the machine does.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from typing import Any
 
 from . import servers
 from .stats import fmt_ms, summary, verdict
@@ -62,6 +68,22 @@ async (index) => {
 """
 
 
+# Chromium's counters of a page's renderer (seconds, since the session enabled them): what the
+# clicking page itself spent on a click and its frame.
+WORK = {
+    "ScriptDuration": "script",
+    "RecalcStyleDuration": "style",
+    "LayoutDuration": "layout",
+}
+
+
+def _work(cdp: Any) -> dict[str, float]:
+    """The page's renderer's counters now, in ms."""
+    metrics = cdp.send("Performance.getMetrics")["metrics"]
+    found = {m["name"]: m["value"] for m in metrics}
+    return {name: found.get(name, 0.0) * 1000 for name in WORK}
+
+
 def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> dict:
     from playwright.sync_api import sync_playwright
 
@@ -80,12 +102,14 @@ def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> d
         swaps: list[float] = []
         frames: list[float] = []
         messages: list[float] = []
+        work: dict[str, list[float]] = {name: [] for name in WORK}
         timeouts = 0
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=CHROMIUM, headless=headless, args=ARGS
             )
             pages = []
+            sessions = {}  # each page's DevTools session, for its renderer's own work
             for session in table["players"]:
                 context = browser.new_context(
                     base_url=base, viewport={"width": 1280, "height": 900}
@@ -95,6 +119,9 @@ def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> d
                 page.goto(f"/t/{table['slug']}/")
                 page.wait_for_selector("#game-board")
                 pages.append(page)
+                cdp = context.new_cdp_session(page)
+                cdp.send("Performance.enable")
+                sessions[page] = cdp
             time.sleep(1.0)  # every page's websocket open
             started = time.perf_counter()
             for n in range(clicks + warmup):
@@ -110,7 +137,9 @@ def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> d
                         time.sleep(0.05)
                 if page is None:
                     break  # the game is over, or nobody is asked
+                before = _work(sessions[page])
                 result = page.evaluate(CLICK, rng.randrange(1000))
+                after = _work(sessions[page])
                 if not result or result.get("timeout"):
                     timeouts += 1
                     time.sleep(0.5)
@@ -120,6 +149,8 @@ def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> d
                     frames.append(result["frame"])
                     if result.get("message") is not None:
                         messages.append(result["message"])
+                    for name, spent in after.items():
+                        work[name].append(spent - before[name])
                 # Let the other pages take the same update before the next click.
                 time.sleep(0.05)
             elapsed = time.perf_counter() - started
@@ -132,6 +163,7 @@ def run(clicks: int, seed: int = 1, warmup: int = 3, headless: bool = True) -> d
         "swaps": swaps,
         "frames": frames,
         "messages": messages,
+        "work": work,
         "timeouts": timeouts,
         "seconds": elapsed,
     }
@@ -146,6 +178,12 @@ def lines(result: dict) -> list[str]:
         f"of which click to the fragment's arrival (htmx:wsBeforeMessage): "
         f"{fmt_ms(result['messages'])}",
         f"click to the next animation frame after the swap: {fmt_ms(result['frames'])}",
+        "the clicking page's own work from the click to that frame (its renderer's time): "
+        + "; ".join(
+            f"{label} p50 {summary(result['work'][name])['p50']:.1f} ms"
+            for name, label in WORK.items()
+            if result["work"].get(name)
+        ),
         f"timeouts (no new board within 5 s): {result['timeouts']}; "
         f"{len(result['swaps'])} clicks in {result['seconds']:.1f} s",
         f"budget: p50 <= 30 ms: {verdict(swap['p50'], 30)}",

@@ -5,6 +5,7 @@ docs/benchmarks.md, not asserted by timed tests.
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -241,6 +242,9 @@ def test_bench_browser_clicks_in_chromium_and_times_the_swap():
     out = manage("bench_browser", "--clicks", "2")
     assert "click to #game-board with the new data-version in the DOM: n=2" in out, out
     assert "timeouts (no new board within 5 s): 0" in out, out
+    # The clicking page's own work, read from its renderer's counters (numbers, not nan).
+    work = re.search(r"own work .*: script p50 ([\d.]+) ms; style p50 ([\d.]+) ms; layout", out)
+    assert work and float(work.group(1)) > 0, out
 
 
 @pytest.mark.postgres
